@@ -1,0 +1,166 @@
+"""changzhu (常主升级) leads and follows: named patterns (RULES.md §3 "Patterns", "Following").
+
+Leads are single, pair, 刮风 (tractor), 下雨 (five in a row), 飘雪花 (a 下雨 with extra
+copies), 打雷 (four suits of one permanent-trump or level rank) and 闪电 (打雷 plus one).
+A follower who holds the same pattern in the led suit must play it; otherwise pairs
+answer 刮风's pairs and the rest is played from the highest card down. A follow wins
+only with the same pattern, higher by rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from engine.cards import ALL_CARDS, Card, Rank
+from engine.errors import EngineError
+from engine.order import TRUMP, TrumpContext
+from engine.plays import Lead, PlayKey, PlayRules
+from engine.rules import Ruleset
+from engine.shapes import Holding, decompose, holding_of, runs
+
+WIND, RAIN, SNOW, THUNDER, LIGHTNING = "刮风", "下雨", "飘雪花", "打雷", "闪电"
+PATTERN_NAMES = {WIND: "刮风 (tractor)", RAIN: "下雨 (five in a row)",
+                 SNOW: "飘雪花 (five in a row with copies)", THUNDER: "打雷 (four suits)",
+                 LIGHTNING: "闪电 (four suits and one more)", "single": "single",
+                 "pair": "pair"}
+_LEAD_HELP = ("a lead is a single, a pair, 刮风 (adjacent pairs), 下雨 (five in a row), "
+              "飘雪花, 打雷 or 闪电")
+
+
+def pattern_of(cards: Sequence[Card], ctx: TrumpContext, permanent: frozenset[Rank]
+               ) -> tuple[str, int] | None:
+    """(pattern, deciding strength) of a set of cards of one effective suit, or None."""
+    n = len(cards)
+    if n == 0:
+        return None
+    strength = ctx.strength
+    holding = holding_of(cards, ctx)
+    if n == 1:
+        return ("single", strength[cards[0].index])
+    if n == 2 and len(holding) == 1:
+        return ("pair", strength[cards[0].index])
+    ranks = {c.rank for c in cards}
+    if len(ranks) == 1 and n in (4, 5):
+        rank = cards[0].rank
+        suits = {c.suit for c in cards}
+        if (rank in permanent or rank == ctx.level) and len(suits) == 4 and None not in suits:
+            return (THUNDER if n == 4 else LIGHTNING, min(strength[c.index] for c in cards))
+    if all(c == 2 for c in holding.values()) and len(holding) >= 2:
+        units = decompose(cards, ctx, 2)
+        if len(units) == 1 and units[0].is_tractor:
+            return (WIND, units[0].top)
+    levels: dict[int, set[int]] = {}
+    for ident, count in holding.items():
+        levels.setdefault(strength[ident], set()).add(ident)
+    tops = sorted(levels)
+    if len(tops) == 5 and tops[-1] - tops[0] == 4 and all(len(v) == 1 for v in levels.values()):
+        if n == 5:
+            return (RAIN, tops[-1])
+        if all(c <= 2 for c in holding.values()):
+            return (SNOW, tops[-1])
+    return None
+
+
+class ChangzhuPlay(PlayRules):
+    def __init__(self, rules: Ruleset) -> None:
+        super().__init__(rules)
+        self.permanent = frozenset(rules.permanent_trumps)
+
+    def lead(self, cards: Sequence[Card], ctx: TrumpContext) -> Lead:
+        suit = self.one_suit(cards, ctx)
+        found = pattern_of(cards, ctx, self.permanent)
+        if found is None:
+            raise EngineError("not_a_pattern", f"these cards are no pattern: {_LEAD_HELP}")
+        units = tuple(decompose(cards, ctx, 2))
+        return Lead(tuple(cards), suit, units, found[0])
+
+    def holds_pattern(self, lead: Lead, holding: Holding, ctx: TrumpContext) -> bool:
+        """Does a holding (of the led suit) contain the lead's pattern, same size?"""
+        size = lead.size
+        if lead.pattern == WIND:
+            return any(length >= size // 2 for _, length in runs(holding, ctx, 2))
+        if lead.pattern in (RAIN, SNOW):
+            best: dict[int, int] = {}
+            for ident, count in holding.items():
+                s = ctx.strength[ident]
+                best[s] = max(best.get(s, 0), min(count, 2))
+            for low in best:
+                window = [best.get(low + k, 0) for k in range(5)]
+                if all(window) and (sum(window) >= size if lead.pattern == SNOW else True):
+                    return True
+            return False
+        if lead.pattern in (THUNDER, LIGHTNING):
+            by_rank: dict[Rank, list[int]] = {}
+            for ident, count in holding.items():
+                card = ALL_CARDS[ident]
+                if card.rank in self.permanent or card.rank == ctx.level:
+                    by_rank.setdefault(card.rank, []).append(count)
+            return any(len(v) == 4 and sum(v) >= size for v in by_rank.values())
+        return False
+
+    def check_follow(self, lead: Lead, play: Sequence[Card], hand: Sequence[Card],
+                     ctx: TrumpContext) -> None:
+        held, played = self.check_suit(lead, play, hand, ctx)
+        if len(held) <= lead.size or lead.pattern == "single":
+            return
+        holding = holding_of(held, ctx)
+        mine = holding_of(played, ctx)
+        if lead.pattern == "pair":
+            if any(c >= 2 for c in holding.values()) and len(mine) != 1:
+                raise EngineError("must_follow_pair", "you hold a pair of the led suit: play a "
+                                  "pair on a pair", amount=1, width=2)
+            return
+        name = PATTERN_NAMES[lead.pattern]
+        if self.holds_pattern(lead, holding, ctx):
+            found = pattern_of(played, ctx, self.permanent)
+            if found is None or found[0] != lead.pattern:
+                raise EngineError("must_follow_pattern", f"you hold a {name} of the led suit: "
+                                  "you must play it", pattern=lead.pattern)
+            return
+        pairs_owed = 0
+        if lead.pattern == WIND:
+            pairs_owed = min(lead.size // 2, sum(c // 2 for c in holding.values()))
+        if not self._top_down_with_pairs(holding, mine, pairs_owed, ctx):
+            if pairs_owed:
+                raise EngineError("must_follow_pairs_then_top", f"on a {name}: play {pairs_owed} "
+                                  "pair(s), then your highest cards of the led suit",
+                                  pairs=pairs_owed)
+            raise EngineError("must_follow_from_top", f"on a {name}: play your highest cards of "
+                              "the led suit, from the top down", pattern=lead.pattern)
+
+    @staticmethod
+    def _top_down_with_pairs(holding: Holding, mine: Holding, pairs: int, ctx: TrumpContext
+                             ) -> bool:
+        pair_idents = [i for i, c in mine.items() for _ in range(c // 2)]
+        for chosen in set(combinations(sorted(pair_idents), pairs)):
+            rest_held = dict(holding)
+            rest_mine = dict(mine)
+            for ident in chosen:
+                rest_held[ident] -= 2
+                rest_mine[ident] -= 2
+            if _is_top(rest_held, rest_mine, ctx):
+                return True
+        return False
+
+    def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
+        eff = ctx.eff
+        suit = eff[play[0].index]
+        if (suit != lead.suit and suit != TRUMP) or any(eff[c.index] != suit for c in play):
+            return None
+        found = pattern_of(play, ctx, self.permanent)
+        if found is None or found[0] != lead.pattern:
+            return None
+        return (int(suit == TRUMP), found[1], 0)
+
+
+def _is_top(held: Holding, chosen: Holding, ctx: TrumpContext) -> bool:
+    """Are the chosen cards the highest of the held ones (ties may go either way)?"""
+    strength = ctx.strength
+    chosen_levels = [strength[i] for i, c in chosen.items() if c > 0]
+    if not chosen_levels:
+        return True
+    lowest = min(chosen_levels)
+    left = [strength[i] for i, c in held.items() if c - chosen.get(i, 0) > 0]
+    return not left or max(left) <= lowest
+

@@ -1,0 +1,246 @@
+"""Ruleset options: typed, validated, serialisable (RULES.md §2-§4).
+
+A :class:`Ruleset` holds rules only (no table or UI settings). Every option has a
+name, a type, a default and the seed it comes from; a preset is a named set of
+values (see ``presets.py``). ``Ruleset.to_dict`` / ``Ruleset.from_dict`` round-trip
+through JSON, and every combination is checked when built.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from engine.cards import Rank
+from engine.errors import EngineError
+from engine.order import SuitSystem
+
+
+class NoBid(enum.Enum):
+    """What happens when nobody declares (RULES §2 option ``no_bid``)."""
+
+    FLIP_KITTY = "flip_kitty"  # the suit of the kitty's last card (a joker: no trump)
+    NO_TRUMP = "no_trump"  # 打无主
+
+
+class DeclarationStyle(enum.Enum):
+    LEVEL_CARDS = "level_cards"  # classic 翻主: level cards, or joker pairs for no trump
+    JOKER_AND_PAIR = "joker_and_pair"  # changzhu 亮牌: joker shown + pair face down; 顶, 粘
+
+
+class PlayStyle(enum.Enum):
+    CLASSIC = "classic"  # singles, pairs/triples, tractors, throws; shape obligations
+    CHANGZHU = "changzhu"  # named patterns only (刮风 下雨 飘雪花 打雷 闪电), top-down follows
+
+
+class KittyMultiplier(enum.Enum):
+    EXPONENTIAL = "exponential"  # 2 ** cards in the largest component, at most 64
+    LINEAR = "linear"  # cards in the largest component
+    COUNT = "count"  # cards in the whole winning last play (seed 000)
+
+
+class LevelTable(enum.Enum):
+    AUTO = "auto"  # by the number of decks (RULES §2); halved for red-black
+    CHANGZHU = "changzhu"  # RULES §3, with negative rows
+
+
+class Finish(enum.Enum):
+    PASS_ACE = "pass_ace"  # win a hand as defenders at the top level
+    REACH_ACE = "reach_ace"  # first team to reach the top level wins
+    PAST_TOP = "past_top"  # an advance beyond the top level wins (changzhu: past K)
+
+
+class KittyTaker(enum.Enum):
+    DEALER = "dealer"
+    PARTNER_IF_DEALER_DECLARED = "partner_if_dealer_declared"  # changzhu 庄家亮主成功
+
+
+_CLASSIC_LEVELS = tuple(r for r in Rank if not r.is_joker)  # 2 .. A
+_CHANGZHU_LEVELS = (Rank.ACE,) + tuple(r for r in Rank if Rank.TWO <= r <= Rank.KING)
+
+
+def _rank_tuple(value: Any, name: str) -> tuple[Rank, ...]:
+    if isinstance(value, str):
+        value = [v for v in value.replace(",", " ").split() if v]
+    try:
+        return tuple(v if isinstance(v, Rank) else Rank.parse(str(v)) for v in value)
+    except (TypeError, EngineError) as exc:
+        raise EngineError("bad_option", f"option {name}: {exc}", option=name) from None
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every rule that varies between the seeds. Build through ``presets.ruleset()``."""
+
+    preset: str = "classic"
+    players: int = 4  # seats, partners opposite
+    decks: int = 2  # 1-4 (classic)
+    kitty_size: int = 8  # cards left after the deal; derived from players and decks
+    suits: SuitSystem = SuitSystem.STANDARD  # red-black: two colour suits (seed 002)
+    permanent_trumps: tuple[Rank, ...] = ()  # changzhu: 2, 3, 5 of every suit (常主)
+    level_ranks: tuple[Rank, ...] = _CLASSIC_LEVELS  # the levels in order
+    finish: Finish = Finish.PASS_ACE  # how a match ends
+    must_play: tuple[Rank, ...] = ()  # 必打: an advance stops at these ranks (seed 002)
+    j_must_play: bool = False  # 逢J必打 (seed 000): J is a must-play rank
+    j_fall: bool = False  # J到6, 双J到底 (seed 000)
+    declaration: DeclarationStyle = DeclarationStyle.LEVEL_CARDS
+    hidden_bid: bool = False  # 暗叫 (seed 002): the suit is told to the declarer only
+    no_bid: NoBid = NoBid.FLIP_KITTY  # nobody declared
+    reinforce: bool = True  # a standing declarer may strengthen their own declaration
+    wait_to_die: bool = False  # 等死 (seed 000): no reinforcing with a later joker
+    play: PlayStyle = PlayStyle.CLASSIC
+    throw_penalty: int = 0  # points per card taken back after a failed throw (0: none)
+    kitty_taker: KittyTaker = KittyTaker.DEALER
+    kitty_multiplier: KittyMultiplier = KittyMultiplier.EXPONENTIAL
+    kitty_joker_points: bool = False  # changzhu: BJ 100, SJ 80 in the kitty only
+    keep_kitty_subtracts: bool = False  # 保底 subtracts the kitty (changzhu)
+    level_table: LevelTable = LevelTable.AUTO
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    # -- derived --------------------------------------------------------------------
+
+    @property
+    def hand_size(self) -> int:
+        return (54 * self.decks - self.kitty_size) // self.players
+
+    @property
+    def max_width(self) -> int:
+        """The largest n-of-a-kind that counts as a unit: pairs, or triples with 3+ decks."""
+        return min(self.copies, 3)
+
+    @property
+    def copies(self) -> int:
+        """How many identical copies of a card exist (red-black: KH and KD are identical)."""
+        return self.decks * (2 if self.suits is SuitSystem.RED_BLACK else 1)
+
+    @property
+    def must_play_ranks(self) -> frozenset[Rank]:
+        extra = {Rank.JACK} if self.j_must_play else set()
+        return frozenset(self.must_play) | extra
+
+    # -- validation -----------------------------------------------------------------
+
+    def _validate(self) -> None:
+        def refuse(option: str, why: str) -> None:
+            raise EngineError("bad_option", f"option {option}: {why}", option=option)
+
+        if self.players not in (4, 6):
+            refuse("players", "this engine plays with 4 (or 6) seats, partners opposite")
+        if not 1 <= self.decks <= 4:
+            refuse("decks", "between 1 and 4 decks")
+        total = 54 * self.decks
+        if self.kitty_size < 0 or (total - self.kitty_size) % self.players:
+            refuse("kitty_size", f"{total} cards minus the kitty must deal evenly to "
+                                 f"{self.players} players")
+        if self.hand_size < 1:
+            refuse("kitty_size", "the kitty leaves nobody any cards")
+        if self.throw_penalty < 0:
+            refuse("throw_penalty", "a penalty is 0 (none) or a positive number of points")
+        if len(set(self.level_ranks)) != len(self.level_ranks) or len(self.level_ranks) < 2:
+            refuse("level_ranks", "at least two distinct ranks")
+        for rank in self.must_play_ranks:
+            if rank not in self.level_ranks:
+                refuse("must_play", f"{rank.label} is not one of the levels")
+        if self.declaration is DeclarationStyle.JOKER_AND_PAIR and self.decks < 2:
+            refuse("declaration", "joker-and-pair declarations need two decks")
+        if self.play is PlayStyle.CHANGZHU and self.suits is not SuitSystem.STANDARD:
+            refuse("play", "changzhu patterns need the four standard suits")
+        if self.suits is SuitSystem.RED_BLACK and self.decks != 1:
+            refuse("suits", "red-black is played with one deck")
+        if self.level_table is LevelTable.CHANGZHU and self.decks != 2:
+            refuse("level_table", "the changzhu table is for two decks")
+
+    # -- serialisation --------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name.startswith("_"):
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, enum.Enum):
+                value = value.value
+            elif isinstance(value, tuple):
+                value = [v.label for v in value]
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ruleset:
+        return cls().with_options(**data)
+
+    def with_options(self, **overrides: Any) -> Ruleset:
+        """A copy with options changed by name; values may be given as JSON/TOML text."""
+        known = {f.name: f for f in fields(self) if not f.name.startswith("_")}
+        converted: dict[str, Any] = {}
+        for name, value in overrides.items():
+            if name not in known:
+                raise EngineError(
+                    "bad_option", f"unknown option '{name}'; options are: "
+                    + ", ".join(sorted(known)), option=name)
+            converted[name] = _convert(name, value, getattr(self, name))
+        if "decks" in converted and "kitty_size" not in converted:
+            converted["kitty_size"] = default_kitty_size(
+                converted.get("players", self.players), converted["decks"],
+                self.play)
+        return replace(self, **converted)
+
+    def describe(self) -> list[tuple[str, str]]:
+        """(option, value) pairs for people."""
+        return [(k, ", ".join(v) if isinstance(v, list) else str(v))
+                for k, v in self.to_dict().items()]
+
+
+def default_kitty_size(players: int, decks: int, play: PlayStyle = PlayStyle.CLASSIC) -> int:
+    if play is PlayStyle.CHANGZHU and players == 4 and decks == 2:
+        return 4
+    if players == 4:
+        return {1: 6, 2: 8, 3: 6, 4: 8}[decks] if decks in (1, 2, 3, 4) else 8
+    return (54 * decks) % players or players
+
+
+def _convert(name: str, value: Any, current: Any) -> Any:
+    try:
+        if isinstance(current, bool):
+            if isinstance(value, str):
+                lowered = value.strip().lower()
+                if lowered in ("true", "yes", "on", "1"):
+                    return True
+                if lowered in ("false", "no", "off", "0"):
+                    return False
+                raise ValueError(value)
+            if not isinstance(value, bool):
+                raise ValueError(value)
+            return value
+        if isinstance(current, enum.Enum):
+            if isinstance(value, type(current)):
+                return value
+            if name == "throw_penalty":
+                raise ValueError(value)
+            return type(current)(str(value).strip().lower().replace("-", "_"))
+        if isinstance(current, int):
+            if isinstance(value, str) and name == "throw_penalty" and value.lower() == "none":
+                return 0
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return int(value)
+        if isinstance(current, tuple):
+            return _rank_tuple(value, name)
+        if isinstance(current, str):
+            return str(value)
+    except (ValueError, TypeError):
+        choices = ""
+        if isinstance(current, enum.Enum):
+            choices = "; choose from " + ", ".join(m.value for m in type(current))
+        raise EngineError("bad_option", f"option {name}: {value!r} is not a valid value"
+                          f"{choices}", option=name) from None
+    return value
+
+
+__all__ = [
+    "DeclarationStyle", "Finish", "KittyMultiplier", "KittyTaker", "LevelTable", "NoBid",
+    "PlayStyle", "Ruleset", "default_kitty_size",
+]

@@ -1,0 +1,212 @@
+"""Run rules scenarios (TOML, format in shared/scenarios/FORMAT.md) against the engine.
+
+Console script: ``shengji-scenarios PATH...`` (files or folders). Prints ``PASS name`` or
+``FAIL name: what differed`` per file and exits 1 if any failed or could not be read.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.actions import Declare, EndDeal, Event, Play, ReturnCards
+from engine.cards import Rank, format_cards, parse_cards
+from engine.errors import EngineError
+from engine.game import Burying, Game, HandOver, MatchOver, Playing
+from engine.order import Colour
+from engine.cards import Suit
+from engine.rules import ruleset
+
+
+class ScenarioFailure(Exception):
+    pass
+
+
+@dataclass
+class Outcome:
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+def _trump(text: str) -> Suit | Colour | None:
+    t = text.strip().lower()
+    if t == "none":
+        return None
+    if t in ("red", "black"):
+        return Colour(t)
+    return Suit(t.upper())
+
+
+def build(data: dict[str, Any]) -> Game:
+    rules = ruleset(data.get("preset", "classic"), **data.get("options", {}))
+    pos = data["position"]
+    level = Rank.parse(str(pos["level"]))
+    hands = [parse_cards(h) for h in pos["hands"]]
+    if len(hands) != rules.players:
+        raise ScenarioFailure(f"{len(hands)} hands for {rules.players} players")
+    levels = None
+    if "levels" in pos:
+        levels = (Rank.parse(str(pos["levels"]["defenders"])),
+                  Rank.parse(str(pos["levels"]["attackers"])))
+    if pos.get("phase", "play") == "deal":
+        dealer = None if pos.get("first_hand") else int(pos.get("dealer", 0))
+        return Game.from_position(rules, level=level, hands=hands, dealer=dealer,
+                                  levels=levels, dealing=True,
+                                  kitty=parse_cards(pos.get("kitty", "")))
+    return Game.from_position(
+        rules, level=level, hands=hands, trump=_trump(str(pos.get("trump", "none"))),
+        dealer=int(pos.get("dealer", 0)), leader=pos.get("leader"),
+        kitty=parse_cards(pos.get("kitty", "")),
+        attacker_points=int(pos.get("attacker_points", 0)), levels=levels)
+
+
+def _action(step: dict[str, Any]) -> Any:
+    if step.get("end_deal"):
+        return EndDeal()
+    seat = int(step["seat"])
+    for key, cls in (("play", Play), ("declare", Declare), ("return", ReturnCards)):
+        if key in step:
+            return cls(seat, tuple(parse_cards(step[key])))
+    raise ScenarioFailure(f"step has no play, declare, return or end_deal: {step}")
+
+
+def _same_cards(a: str, b: Sequence[Any]) -> bool:
+    return sorted(str(c) for c in parse_cards(a)) == sorted(str(c) for c in b)
+
+
+def run_steps(game: Game, steps: list[dict[str, Any]]) -> None:
+    for number, step in enumerate(steps, 1):
+        where = f"step {number}"
+        expect = step.get("expect", "ok")
+        action = _action(step)
+        before = game.fingerprint()
+        try:
+            events = game.apply(action)
+        except EngineError as exc:
+            if expect != "illegal":
+                raise ScenarioFailure(f"{where}: refused ({exc.code}: {exc.message}), "
+                                      f"expected {expect}") from None
+            if game.fingerprint() != before:
+                raise ScenarioFailure(f"{where}: refused but the state changed") from None
+            continue
+        if expect == "illegal":
+            raise ScenarioFailure(f"{where}: {action} was accepted, expected illegal")
+        failed = [e for e in events if e.kind == "throw_failed"]
+        if expect == "throw_failed":
+            if not failed:
+                raise ScenarioFailure(f"{where}: the throw stood, expected it to fail")
+            if "forced" in step and not _same_cards(step["forced"],
+                                                     parse_cards(failed[0].get("forced"))):
+                raise ScenarioFailure(f"{where}: forced {failed[0].get('forced')}, expected "
+                                      f"{step['forced']}")
+        elif failed:
+            raise ScenarioFailure(f"{where}: the throw failed (forced "
+                                  f"{failed[0].get('forced')}), expected it to stand")
+        _check(game, step, events, where)
+
+
+def _check(game: Game, step: dict[str, Any], events: list[Event], where: str) -> None:
+    def differ(what: str, got: Any, want: Any) -> None:
+        if got != want:
+            raise ScenarioFailure(f"{where}: {what} is {got}, expected {want}")
+
+    won = [e for e in events if e.kind == "trick_won"]
+    if "trick_winner" in step or "trick_points" in step:
+        if not won:
+            raise ScenarioFailure(f"{where}: no trick was completed")
+        if "trick_winner" in step:
+            differ("trick winner", won[0].seat, step["trick_winner"])
+        if "trick_points" in step:
+            differ("trick points", won[0].get("points"), step["trick_points"])
+    phase = game.phase
+    result = phase.result if isinstance(phase, (HandOver, MatchOver)) else None
+    if "attacker_points" in step:
+        got = result.attacker_points if result else getattr(phase, "attacker_points", None)
+        differ("attacker points", got, step["attacker_points"])
+    hand_keys = ("kitty_multiplier", "level_change", "next_dealer", "next_levels")
+    if any(k in step for k in hand_keys):
+        if result is None:
+            raise ScenarioFailure(f"{where}: the hand has not ended")
+        if "kitty_multiplier" in step:
+            differ("kitty multiplier", result.multiplier, step["kitty_multiplier"])
+        if "level_change" in step:
+            change = step["level_change"]
+            differ("level change", (result.side, result.levels),
+                   (change["side"], int(change.get("levels", 0))))
+        if "next_dealer" in step:
+            differ("next dealer", result.next_dealer, step["next_dealer"])
+        if "next_levels" in step:
+            want = step["next_levels"]
+            differ("next levels", tuple(r.label for r in result.new_levels),
+                   (str(want["defenders"]), str(want["attackers"])))
+    standing = getattr(phase, "standing", None)
+    if "trump" in step:
+        got_trump = ("none" if standing.trump is None else standing.trump.value) if standing \
+            else None
+        if isinstance(phase, (Burying, Playing)):
+            got_trump = "none" if phase.ctx.trump is None else phase.ctx.trump.value
+        differ("trump", str(got_trump).lower(), str(step["trump"]).lower())
+    if "declarer" in step:
+        differ("declarer", standing.seat if standing else None, step["declarer"])
+    if "trump_known_by" in step:
+        differ("seats knowing the trump", sorted(game.trump_known_by()),
+               sorted(step["trump_known_by"]))
+    if "dealer" in step:
+        differ("dealer", getattr(phase, "dealer", None), step["dealer"])
+    if "kitty_taker" in step:
+        differ("kitty taker", getattr(phase, "taker", None), step["kitty_taker"])
+
+
+def run_file(path: Path) -> Outcome:
+    name = path.stem
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        name = f"{path.parent.name}/{path.stem}"
+        game = build(data)
+        run_steps(game, data.get("step", []))
+    except ScenarioFailure as exc:
+        return Outcome(name, False, str(exc))
+    except EngineError as exc:
+        return Outcome(name, False, f"could not set up: {exc.message}")
+    except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError, TypeError) as exc:
+        return Outcome(name, False, f"could not read: {type(exc).__name__}: {exc}")
+    return Outcome(name, True)
+
+
+def scenario_files(paths: Sequence[str | Path]) -> Iterator[Path]:
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(path.rglob("*.toml"))
+        else:
+            yield path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        print("usage: shengji-scenarios PATH... (scenario files or folders)", file=sys.stderr)
+        return 2
+    files = list(scenario_files(args))
+    if not files:
+        print("no scenario files found in " + " ".join(args), file=sys.stderr)
+        return 1
+    failed = 0
+    for path in files:
+        outcome = run_file(path)
+        if outcome.ok:
+            print(f"PASS {outcome.name}")
+        else:
+            failed += 1
+            print(f"FAIL {outcome.name}: {outcome.detail}")
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,177 @@
+"""End of hand: kitty multiplier, level tables, advancing, next dealer (RULES §2, §3).
+
+Level tables are data: rows ``(low, high, side, levels)`` over the attackers' points,
+checked for gaps and overlaps when built, and extended by ``step`` beyond both ends.
+``HandResult.explain()`` gives the lines a player reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.cards import Card, Rank
+from engine.rules import Finish, KittyMultiplier, LevelTable, Ruleset
+from engine.order import SuitSystem
+
+DEFENDERS, ATTACKERS, NOBODY = "defenders", "attackers", "none"
+_INF = 10**9
+
+
+@dataclass(frozen=True)
+class Row:
+    low: int  # inclusive
+    high: int  # exclusive
+    side: str
+    levels: int
+    take_over: bool  # the attackers deal next
+
+
+@dataclass(frozen=True)
+class Table:
+    rows: tuple[Row, ...]
+    step: int  # beyond the last row: attackers one more per step; below the first: defenders
+
+    def __post_init__(self) -> None:
+        for a, b in zip(self.rows, self.rows[1:]):
+            if a.high != b.low:
+                raise ValueError(f"level table has a gap or overlap at {a.high}/{b.low}")
+
+    def lookup(self, points: int) -> Row:
+        first, last = self.rows[0], self.rows[-1]
+        if points < first.low:
+            extra = (first.low - points + self.step - 1) // self.step
+            return Row(points, points + 1, first.side, first.levels + extra, first.take_over)
+        if points >= last.high:
+            extra = (points - last.high) // self.step + 1
+            return Row(points, points + 1, last.side, last.levels + extra, last.take_over)
+        for row in self.rows:
+            if row.low <= points < row.high:
+                return row
+        raise AssertionError("unreachable")
+
+    def explain(self) -> list[str]:
+        lines = []
+        for row in self.rows:
+            low = -(-row.low // 5) * 5  # points come in fives
+            span = (f"{row.high - 1} or less" if row.low <= -_INF else
+                    f"{row.low}" if row.high == row.low + 1 else f"{low} to {row.high - 5}")
+            who = ("nobody goes up" if row.side == NOBODY else
+                   f"{row.side} +{row.levels}")
+            lines.append(f"{span}: {who}" + (", attackers deal next" if row.take_over else ""))
+        lines.append(f"each further {self.step}: one more level")
+        return lines
+
+
+def _steps(step: int, defend_rows: list[tuple[int, int, int]], *, take_over_row: bool = False
+           ) -> Table:
+    """Defender rows as given, then attacker rows of ``step`` points each."""
+    rows = [Row(lo, hi, DEFENDERS, n, False) for lo, hi, n in defend_rows]
+    attack_from = defend_rows[-1][1]
+    if take_over_row:  # three decks: reaching the threshold takes the deal, no level
+        rows.append(Row(attack_from, attack_from + step, ATTACKERS, 0, True))
+        attack_from += step
+    rows.append(Row(attack_from, attack_from + step, ATTACKERS, 1, True))
+    return Table(tuple(rows), step)
+
+
+def level_table(rules: Ruleset) -> Table:
+    """The level table of a ruleset (RULES §2 "Level change", §3, §4)."""
+    if rules.level_table is LevelTable.CHANGZHU:
+        rows = (Row(-80, -40, DEFENDERS, 5, False), Row(-40, 0, DEFENDERS, 4, False),
+                Row(0, 1, DEFENDERS, 3, False), Row(1, 40, DEFENDERS, 2, False),
+                Row(40, 80, DEFENDERS, 1, False), Row(80, 120, ATTACKERS, 1, True))
+        return Table(rows, 40)
+    if rules.suits is SuitSystem.RED_BLACK:  # two-deck table, halved
+        return _steps(20, [(-_INF, 1, 3), (1, 20, 2), (20, 40, 1)])
+    if rules.decks == 1:
+        rows = (Row(-_INF, 1, DEFENDERS, 2, False), Row(1, 40, DEFENDERS, 1, False),
+                Row(40, 80, NOBODY, 0, True), Row(80, 100, ATTACKERS, 1, True),
+                Row(100, 140, ATTACKERS, 2, True))
+        return Table(rows, 40)
+    if rules.decks == 3:
+        return _steps(60, [(-_INF, 1, 3), (1, 60, 2), (60, 120, 1)], take_over_row=True)
+    if rules.decks == 4:
+        return _steps(80, [(-_INF, 1, 3), (1, 80, 2), (80, 160, 1)])
+    return _steps(40, [(-_INF, 1, 3), (1, 40, 2), (40, 80, 1)])
+
+
+def kitty_multiplier(rules: Ruleset, largest_component: int, cards_in_play: int) -> int:
+    if rules.kitty_multiplier is KittyMultiplier.COUNT:
+        return cards_in_play
+    if rules.kitty_multiplier is KittyMultiplier.LINEAR:
+        return largest_component
+    return min(2 ** largest_component, 64)
+
+
+def kitty_points(rules: Ruleset, kitty: list[Card]) -> int:
+    total = 0
+    for card in kitty:
+        if rules.kitty_joker_points and card.is_joker:
+            total += 100 if card.rank is Rank.BIG_JOKER else 80
+        else:
+            total += card.points
+    return total
+
+
+def advance(rules: Ruleset, level: Rank, steps: int, *, as_defenders: bool
+            ) -> tuple[Rank, bool]:
+    """Move a team ``steps`` levels up: (new level, whether that wins the match)."""
+    ranks = rules.level_ranks
+    must = rules.must_play_ranks
+    pos = ranks.index(level)
+    top = len(ranks) - 1
+    for i in range(steps):
+        current = ranks[pos]
+        if current in must and not (as_defenders and i == 0):
+            break  # 必打: a must-play rank is passed only by defending it
+        if pos == top:
+            if rules.finish is Finish.PAST_TOP or (rules.finish is Finish.PASS_ACE
+                                                   and as_defenders and i == 0):
+                return level, True
+            break
+        pos += 1
+        if rules.finish is Finish.REACH_ACE and pos == top:
+            return ranks[pos], True
+    return ranks[pos], False
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """Everything that was decided at the end of a hand, able to explain itself."""
+
+    trick_points: int  # attackers' points from tricks (with penalties)
+    kitty: tuple[Card, ...]
+    kitty_points: int
+    last_trick_side: str  # who won the last trick
+    multiplier: int  # 0 when the kitty does not go to the attackers
+    kitty_delta: int  # added to the attackers (negative under 保底)
+    attacker_points: int
+    row: Row
+    side: str  # who goes up
+    levels: int
+    old_levels: tuple[Rank, Rank]  # (defenders, attackers) before
+    new_levels: tuple[Rank, Rank]
+    dealer: int
+    next_dealer: int
+    winner_team: int | None  # the team that won the match, if it ended
+    notes: tuple[str, ...] = field(default=())
+
+    def explain(self) -> list[str]:
+        lines = [f"Attackers took {self.trick_points} points in tricks."]
+        if self.multiplier:
+            lines.append(f"Attackers won the last trick: kitty {self.kitty_points} × "
+                         f"{self.multiplier} = {self.kitty_delta}.")
+        elif self.kitty_delta:
+            lines.append(f"Defenders kept the kitty (保底): {-self.kitty_delta} subtracted.")
+        else:
+            lines.append(f"Defenders kept the kitty ({self.kitty_points} points).")
+        lines.append(f"Attackers' total: {self.attacker_points}.")
+        if self.side == NOBODY:
+            lines.append("Nobody goes up.")
+        else:
+            lines.append(f"{self.side.capitalize()} go up {self.levels}: "
+                         f"{self.old_levels[0].label}→{self.new_levels[0].label} (defenders), "
+                         f"{self.old_levels[1].label}→{self.new_levels[1].label} (attackers).")
+        lines.extend(self.notes)
+        lines.append(f"Seat {self.next_dealer} deals next.")
+        return lines

@@ -1,0 +1,283 @@
+"""Combinations inside one effective suit: units, decomposition and matching (RULES §1).
+
+A *unit* is n identical cards (single, pair, triple) or a tractor: two or more units of
+the same width at consecutive strengths. Cards are handled as a holding, a mapping
+``ident -> count`` (see ``TrumpContext.ident``); strengths come from the context.
+
+Three questions are answered here, and only here:
+
+* ``decompose``: how a lead breaks into units (longest tractors first, widest first);
+* ``follow_value``: how much of a lead's structure a holding can match, the measure
+  behind the follow obligations of RULES §2 ("tractor before pairs, pairs before
+  singles");
+* ``deciding_strength``: whether a play has the lead's structure, and how strong its
+  deciding component is (who wins a trick).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from engine.cards import ALL_CARDS, Card
+from engine.order import TrumpContext
+
+Holding = dict[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """``width`` identical cards, ``length`` times at consecutive strengths."""
+
+    width: int
+    length: int
+    top: int  # strength of the highest step
+    idents: tuple[int, ...]  # one ident per step, highest first
+
+    @property
+    def size(self) -> int:
+        return self.width * self.length
+
+    @property
+    def is_tractor(self) -> bool:
+        return self.length >= 2
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.width, self.length)
+
+    def cards(self) -> list[Card]:
+        return [ALL_CARDS[i] for i in self.idents for _ in range(self.width)]
+
+    @property
+    def bottom(self) -> int:
+        return self.top - self.length + 1
+
+
+def unit_order(unit: Unit) -> tuple[int, int, int, int]:
+    """Largest first: tractors before n-of-a-kind, more cards first, then wider, then higher."""
+    return (-int(unit.is_tractor), -unit.size, -unit.width, -unit.top)
+
+
+def holding_of(cards: Iterable[Card], ctx: TrumpContext) -> Holding:
+    ident = ctx.ident
+    out: Holding = {}
+    for card in cards:
+        key = ident[card.index]
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _by_strength(holding: Holding, ctx: TrumpContext, width: int) -> dict[int, list[int]]:
+    strength = ctx.strength
+    out: dict[int, list[int]] = {}
+    for ident in sorted(holding):
+        if holding[ident] >= width:
+            out.setdefault(strength[ident], []).append(ident)
+    return out
+
+
+def runs(holding: Holding, ctx: TrumpContext, width: int) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive strengths holding ``width`` copies: (top, length)."""
+    levels = sorted(_by_strength(holding, ctx, width))
+    out: list[tuple[int, int]] = []
+    start = prev = None
+    for s in levels:
+        if prev is not None and s == prev + 1:
+            prev = s
+            continue
+        if start is not None:
+            out.append((prev, prev - start + 1))  # type: ignore[operator]
+        start = prev = s
+    if start is not None:
+        out.append((prev, prev - start + 1))  # type: ignore[operator]
+    return out
+
+
+def _take_run(holding: Holding, ctx: TrumpContext, width: int, top: int, length: int) -> Unit:
+    """Remove one ident per strength from ``top`` down (the most plentiful first)."""
+    by_strength = _by_strength(holding, ctx, width)
+    idents = []
+    for s in range(top, top - length, -1):
+        ident = max(by_strength[s], key=lambda i: (holding[i], -i))
+        holding[ident] -= width
+        if not holding[ident]:
+            del holding[ident]
+        idents.append(ident)
+    return Unit(width, length, top, tuple(idents))
+
+
+def longest_run(holding: Holding, ctx: TrumpContext, width: int, cap: int) -> tuple[int, int]:
+    """The longest run (at most ``cap`` long, highest on ties): (top, length) or (0, 0)."""
+    best = (0, 0)
+    for top, length in runs(holding, ctx, width):
+        length = min(length, cap)
+        if length > best[1] or (length == best[1] and top > best[0]):
+            best = (top, length)
+    return best
+
+
+def decompose(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> list[Unit]:
+    """Units of a play of one effective suit, largest first (RULES §1 "throw")."""
+    holding = holding_of(cards, ctx)
+    units: list[Unit] = []
+    for width in range(max_width, 1, -1):
+        while True:
+            top, length = longest_run(holding, ctx, width, cap=99)
+            if length < 2:
+                break
+            units.append(_take_run(holding, ctx, width, top, length))
+        for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
+            while holding.get(ident, 0) >= width:
+                units.append(_take_run(holding, ctx, width, ctx.strength[ident], 1))
+    for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
+        for _ in range(holding[ident]):
+            units.append(Unit(1, 1, ctx.strength[ident], (ident,)))
+    units.sort(key=unit_order)
+    return units
+
+
+@dataclass(frozen=True, slots=True)
+class Obligation:
+    """One line of what a follower owes: ``amount`` tractor steps (``tractor``) or
+    n-of-a-kind of ``width`` cards, for the lead component ``component``."""
+
+    component: int
+    tractor: bool
+    width: int
+    amount: int
+
+
+def follow_value(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext) -> list[Obligation]:
+    """How much of the lead's structure ``holding`` can match, line by line.
+
+    For each component of the lead, largest first: the longest tractor of its width (up
+    to its length), then as many n-of-a-kind of that width as the rest needs, then (for
+    triples) pairs. A follow is legal when, compared line by line, its amounts are no
+    less than the hand's (the first line that differs decides).
+    """
+    return [ob for ob, _ in _match(holding, lead, ctx)]
+
+
+def fill_units(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]) -> list[Unit]:
+    """The units of ``holding`` that ``follow_value`` picks (a constructive legal follow)."""
+    return [unit for _, units in _match(holding, lead, ctx) for unit in units]
+
+
+def _match(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
+           ) -> list[tuple[Obligation, list[Unit]]]:
+    remaining = dict(holding)
+    out: list[tuple[Obligation, list[Unit]]] = []
+    strength = ctx.strength
+    for index, unit in enumerate(lead):
+        if unit.width < 2:
+            continue
+        need = unit.length
+        if unit.length >= 2:
+            top, length = longest_run(remaining, ctx, unit.width, cap=need)
+            taken = []
+            if length >= 2:
+                taken.append(_take_run(remaining, ctx, unit.width, top, length))
+                need -= length
+            out.append((Obligation(index, True, unit.width, length if taken else 0), taken))
+        for width in range(unit.width, 1, -1):
+            taken = []
+            for ident in sorted(remaining, key=lambda i: -strength[i]):
+                while need and remaining.get(ident, 0) >= width:
+                    taken.append(_take_run(remaining, ctx, width, strength[ident], 1))
+                    need -= 1
+            out.append((Obligation(index, False, width, len(taken)), taken))
+    return out
+
+
+def first_shortfall(play: list[Obligation], hand: list[Obligation]) -> Obligation | None:
+    """The hand's first obligation that the play does not meet, if any."""
+    for mine, owed in zip(play, hand):
+        if mine.amount > owed.amount:
+            return None
+        if mine.amount < owed.amount:
+            return owed
+    return None
+
+
+def _candidates(holding: Holding, ctx: TrumpContext, width: int, length: int) -> list[Unit]:
+    """Every distinct way to take a unit of this shape, strongest first."""
+    out: list[Unit] = []
+    by_strength = _by_strength(holding, ctx, width)
+    for top, run_length in runs(holding, ctx, width):
+        for t in range(top, top - run_length + length - 1, -1):
+            for choice in _ident_choices(by_strength, t, length):
+                out.append(Unit(width, length, t, choice))
+    out.sort(key=lambda u: -u.top)
+    return out
+
+
+def _ident_choices(by_strength: dict[int, list[int]], top: int, length: int
+                   ) -> Iterator[tuple[int, ...]]:
+    if length == 0:
+        yield ()
+        return
+    for ident in by_strength[top]:
+        for rest in _ident_choices(by_strength, top - 1, length - 1):
+            yield (ident, *rest)
+
+
+def _remove(holding: Holding, unit: Unit) -> Holding | None:
+    out = dict(holding)
+    for ident in unit.idents:
+        left = out.get(ident, 0) - unit.width
+        if left < 0:
+            return None
+        if left:
+            out[ident] = left
+        else:
+            del out[ident]
+    return out
+
+
+def can_fill(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]) -> bool:
+    """Can ``holding`` be split into units covering every component of ``lead``?"""
+    return _fill(holding, ctx, list(lead), 0)
+
+
+def _fill(holding: Holding, ctx: TrumpContext, lead: list[Unit], i: int) -> bool:
+    if i == len(lead):
+        return True
+    unit = lead[i]
+    if unit.width == 1 and unit.length == 1:
+        return sum(holding.values()) >= len(lead) - i
+    for cand in _candidates(holding, ctx, unit.width, unit.length):
+        rest = _remove(holding, cand)
+        if rest is not None and _fill(rest, ctx, lead, i + 1):
+            return True
+    return False
+
+
+def deciding_unit(lead: Sequence[Unit]) -> Unit:
+    """The lead's deciding component: its largest, highest unit (``lead`` is sorted)."""
+    return lead[0]
+
+
+def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]) -> int | None:
+    """The strength of the best deciding component of a play with the lead's structure,
+    or None when the play does not have that structure (and so cannot win)."""
+    first = deciding_unit(lead)
+    rest = list(lead[1:])
+    for cand in _candidates(holding, ctx, first.width, first.length):
+        remaining = _remove(holding, cand)
+        if remaining is not None and _fill(remaining, ctx, rest, 0):
+            return cand.top
+    return None
+
+
+def unbeatable_by(unit: Unit, other: Holding, ctx: TrumpContext) -> bool:
+    """No unit of the same shape in ``other`` is higher (RULES §2 throw validation)."""
+    if unit.length == 1:
+        strength = ctx.strength
+        return not any(c >= unit.width and strength[i] > unit.top for i, c in other.items())
+    return not any(top > unit.top and length >= unit.length
+                   for top, length in runs(other, ctx, unit.width))
+
+
+def holding_cards(holding: Holding) -> list[Card]:
+    return [ALL_CARDS[i] for i, c in holding.items() for _ in range(c)]
