@@ -270,14 +270,23 @@ class Game:
         events.append(event("deal_progress", left=len(phase.stock)))
         return events
 
-    def _declare(self, phase: Dealing, action: Declare) -> list[Event]:
-        seat = self._seat(action.seat)
+    def check_declaration(self, seat: int, cards: Sequence[Card]) -> Declaration:
+        """The declaration ``seat`` would make with ``cards``, or the reason it may not."""
+        phase = self.phase
+        if not isinstance(phase, Dealing):
+            raise EngineError("wrong_phase", "declaring is only possible during the deal")
+        seat = self._seat(seat)
         if phase.pending_return is not None:
             raise EngineError("return_pending", "wait for the cards owed back (回牌)")
-        _remove_cards(phase.hands[seat], action.cards)
-        decl = parse_declaration(seat, action.cards, phase.level, self.rules)
+        _remove_cards(phase.hands[seat], cards)
+        decl = parse_declaration(seat, cards, phase.level, self.rules)
+        check_override(decl, phase.standing, self.rules)
+        return decl
+
+    def _declare(self, phase: Dealing, action: Declare) -> list[Event]:
+        decl = self.check_declaration(action.seat, action.cards)
+        seat = decl.seat
         standing = phase.standing
-        check_override(decl, standing, self.rules)
         events = []
         hidden = self.trump_hidden_during_deal
         if decl.is_stick and standing is not None and standing.seat != seat:

@@ -1,0 +1,79 @@
+"""Random legal play of whole hands: for property tests, benchmarks and seat-filling.
+
+Every choice comes from the legal-action functions, so a hand played here exercises the
+full validation of ``Game.apply``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.actions import Action, Bury, Deal, Declare, EndDeal, NextHand, Play, ReturnCards, SwapKitty
+from engine.cards import Card
+from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
+from engine.legal import legal_declarations, legal_plays
+
+
+def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.15
+                  ) -> Action | None:
+    """A random legal action for whoever must act now (None when the match is over)."""
+    phase = game.phase
+    if isinstance(phase, Dealing):
+        if phase.pending_return is not None:
+            sticker, _, count = phase.pending_return
+            return ReturnCards(sticker, random_return(game, sticker, count, rng))
+        if rng.random() < declare_chance:
+            seat = rng.randrange(game.players)
+            options = legal_declarations(game, seat)
+            if options:
+                return Declare(seat, rng.choice(options))
+        if phase.stock:
+            return Deal(min(game.players, len(phase.stock)))
+        return EndDeal()
+    if isinstance(phase, Burying):
+        hand = list(phase.hands[phase.taker])
+        rng.shuffle(hand)
+        return Bury(phase.taker, tuple(hand[: phase.kitty_size]))
+    if isinstance(phase, Swapping):
+        return SwapKitty(phase.declarer)
+    if isinstance(phase, Playing):
+        return Play(phase.turn, rng.choice(legal_plays(game, phase.turn)))
+    if isinstance(phase, HandOver):
+        return NextHand()
+    assert isinstance(phase, MatchOver)
+    return None
+
+
+def random_return(game: Game, sticker: int, count: int, rng: random.Random) -> tuple[Card, ...]:
+    phase = game.phase
+    assert isinstance(phase, Dealing) and phase.standing is not None
+    free = list(phase.hands[sticker])
+    for card in phase.standing.cards:
+        free.remove(card)
+    permanent = set(game.rules.permanent_trumps)
+    trumps = [c for c in free if c.is_joker or c.rank in permanent]
+    first = rng.choice(trumps)
+    free.remove(first)
+    rng.shuffle(free)
+    return (first, *free[: count - 1])
+
+
+def play_random_hand(game: Game, rng: random.Random, **kwargs: float) -> list[Action]:
+    """Play the current hand to its end (scored); returns the actions taken."""
+    taken = []
+    while not isinstance(game.phase, (HandOver, MatchOver)):
+        action = random_action(game, rng, **kwargs)
+        assert action is not None
+        game.apply(action)
+        taken.append(action)
+    return taken
+
+
+def replay(game_factory: object, actions: Sequence[Action]) -> Game:
+    """Apply ``actions`` to a fresh game from ``game_factory()``."""
+    assert callable(game_factory)
+    game: Game = game_factory()
+    for action in actions:
+        game.apply(action)
+    return game

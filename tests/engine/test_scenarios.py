@@ -1,0 +1,100 @@
+"""The rules conformance suite: shared/scenarios (when present) and the project's own."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.scenarios import main, run_file, scenario_files
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "scenarios"
+OWN = ROOT / "tests" / "scenarios"
+SHARED_FOLDERS = ["classic", "variants", "changzhu"]
+
+
+def _files(folder: Path) -> list[Path]:
+    """Scenario files of a folder; ``pending/`` holds cases not yet agreed on."""
+    if not folder.is_dir():
+        return []
+    return [f for f in scenario_files([folder]) if "pending" not in f.relative_to(folder).parts]
+
+
+@pytest.mark.parametrize("folder", SHARED_FOLDERS)
+def test_shared_suite(folder: str) -> None:
+    path = SHARED / folder
+    if not path.is_dir():
+        pytest.skip(f"the shared conformance suite is not here ({path}); CI has it, "
+                    "a plain clone does not")
+    outcomes = [run_file(f) for f in _files(path)]
+    assert outcomes, f"no scenario files in {path}"
+    failures = [f"{o.name}: {o.detail}" for o in outcomes if not o.ok]
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("path", _files(OWN), ids=lambda p: p.stem)
+def test_own_scenarios(path: Path) -> None:
+    outcome = run_file(path)
+    assert outcome.ok, outcome.detail
+
+
+def test_own_scenarios_exist() -> None:
+    assert len(_files(OWN)) >= 10
+
+
+WRONG = '''
+title = "deliberately wrong: seat 1 cannot win with a low card"
+preset = "classic"
+[position]
+level = "2"
+trump = "H"
+dealer = 0
+hands = ["AS", "3S", "4S", "5S"]
+[[step]]
+seat = 0
+play = "AS"
+[[step]]
+seat = 1
+play = "3S"
+[[step]]
+seat = 2
+play = "4S"
+[[step]]
+seat = 3
+play = "5S"
+trick_winner = {winner}
+'''
+
+
+def test_runner_fails_a_wrong_expectation(tmp_path: Path) -> None:
+    good = tmp_path / "good.toml"
+    good.write_text(WRONG.format(winner=0))
+    bad = tmp_path / "bad.toml"
+    bad.write_text(WRONG.format(winner=1))
+    assert run_file(good).ok
+    outcome = run_file(bad)
+    assert not outcome.ok and "trick winner is 0, expected 1" in outcome.detail
+    assert main([str(good)]) == 0
+    assert main([str(tmp_path)]) == 1
+
+
+def test_runner_fails_on_unreadable_and_illegal_expectations(tmp_path: Path) -> None:
+    (tmp_path / "broken.toml").write_text("this is = = not toml")
+    assert not run_file(tmp_path / "broken.toml").ok
+    legal_marked_illegal = WRONG.format(winner=0).replace('play = "AS"',
+                                                          'play = "AS"\nexpect = "illegal"')
+    (tmp_path / "x.toml").write_text(legal_marked_illegal)
+    outcome = run_file(tmp_path / "x.toml")
+    assert not outcome.ok and "accepted, expected illegal" in outcome.detail
+
+
+def test_console_script_prints_pass_and_fail(tmp_path: Path) -> None:
+    (tmp_path / "good.toml").write_text(WRONG.format(winner=0))
+    (tmp_path / "bad.toml").write_text(WRONG.format(winner=2))
+    run = subprocess.run([sys.executable, "-m", "engine.scenarios", str(tmp_path)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 1
+    assert "PASS " in run.stdout and "FAIL " in run.stdout
