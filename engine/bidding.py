@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card, Rank, Suit
 from engine.errors import EngineError
-from engine.order import Colour, SuitSystem, TrumpContext, TrumpSuit
+from engine.order import Colour, SuitSystem, TrumpSuit, trump_context
 from engine.rules import DeclarationStyle, Ruleset
 
 #: changzhu declaration kinds, by tier: a declaration overrides only a lower tier.
@@ -75,7 +75,7 @@ def parse_declaration(seat: int, cards: Sequence[Card], level: Rank, rules: Rule
 
 def _parse_level_cards(seat: int, cards: Sequence[Card], level: Rank, rules: Ruleset
                        ) -> Declaration:
-    ctx = TrumpContext(level, None, suits=rules.suits)
+    ctx = trump_context(level, None, suits=rules.suits)
     first = cards[0]
     if any(not ctx.same_card(c, first) for c in cards):
         raise EngineError("bad_declaration", "a declaration is identical cards: level cards "
@@ -110,7 +110,7 @@ def _parse_changzhu(seat: int, cards: Sequence[Card], level: Rank, rules: Rulese
     if any(n != 2 for n in counts.values()):
         raise EngineError("bad_declaration", usage)
     if len(rest) == 4:
-        ctx = TrumpContext(level, suit, frozenset(rules.permanent_trumps))
+        ctx = trump_context(level, suit, frozenset(rules.permanent_trumps))
         a, b = sorted(ctx.strength[c.index] for c in counts)
         if not (ctx.is_trump(rest[0]) and all(ctx.is_trump(c) for c in rest) and b == a + 1):
             raise EngineError("bad_declaration", "a stick (粘) needs two adjacent pairs of "

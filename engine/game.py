@@ -29,7 +29,7 @@ from engine.actions import (
 from engine.bidding import Declaration, check_override, parse_declaration, trump_of_card
 from engine.cards import Card, Rank, deck, format_cards, points
 from engine.errors import EngineError
-from engine.order import TrumpContext, TrumpSuit
+from engine.order import TrumpContext, TrumpSuit, trump_context
 from engine.patterns import ChangzhuPlay
 from engine.plays import ClassicPlay, Lead, PlayRules
 from engine.rules import DeclarationStyle, KittyTaker, NoBid, PlayStyle, Ruleset
@@ -369,7 +369,7 @@ class Game:
         return events
 
     def _context(self, level: Rank, trump: TrumpSuit | None) -> TrumpContext:
-        return TrumpContext(level, trump, frozenset(self.rules.permanent_trumps), self.rules.suits)
+        return trump_context(level, trump, frozenset(self.rules.permanent_trumps), self.rules.suits)
 
     # -- kitty ------------------------------------------------------------------------
 

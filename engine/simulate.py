@@ -38,11 +38,28 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
     if isinstance(phase, Swapping):
         return SwapKitty(phase.declarer)
     if isinstance(phase, Playing):
-        return Play(phase.turn, rng.choice(legal_plays(game, phase.turn)))
+        return Play(phase.turn, random_play(game, phase.turn, rng))
     if isinstance(phase, HandOver):
         return NextHand()
     assert isinstance(phase, MatchOver)
     return None
+
+
+def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
+    """A uniformly random legal play, without enumerating where the choice is free."""
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    lead = phase.trick.lead
+    if lead is not None:
+        ctx = phase.ctx
+        hand = phase.hands[seat]
+        led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+        if len(led) <= lead.size:  # every led card goes; the rest is free
+            others = [c for c in hand if ctx.eff[c.index] != lead.suit]
+            return (*led, *rng.sample(others, lead.size - len(led)))
+        if lead.size == 1:
+            return (rng.choice(led),)
+    return rng.choice(legal_plays(game, seat))
 
 
 def random_return(game: Game, sticker: int, count: int, rng: random.Random) -> tuple[Card, ...]:
