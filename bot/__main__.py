@@ -1,0 +1,38 @@
+"""``python -m bot`` / ``shengji-bot``: settings from the environment, then run."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import discord
+import yarl
+
+from bot.client import ShengjiBot
+from bot.config import ConfigError, Settings
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py at a proxy or a local fake (DEP-WARN: class attributes)."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+def main() -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
+                        "%(message)s")
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    apply_endpoints(settings)
+    bot = ShengjiBot(settings)
+    bot.run(settings.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,44 @@
+"""Settings from the environment and an optional ``.env`` file (python-dotenv)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from dotenv import load_dotenv
+
+TOKEN_HELP = """DISCORD_TOKEN is not set.
+
+Get a bot token: open https://discord.com/developers/applications, create an
+application, open "Bot", press "Reset Token" and copy it. Then either
+  export DISCORD_TOKEN=...            (or put DISCORD_TOKEN=... in a .env file here)
+and run shengji-bot again. Invite the bot with the scopes "bot applications.commands"."""
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database: str = "shengji.sqlite3"
+    guild_id: int | None = None  # sync commands to one guild at once (development)
+    api_base: str | None = None  # DISCORD_API_BASE: an HTTP proxy, or the test fake
+    gateway_url: str | None = None  # DISCORD_GATEWAY_URL
+
+    @classmethod
+    def from_env(cls, env_file: str | None = ".env") -> Settings:
+        if env_file:
+            load_dotenv(env_file, override=False)
+        token = os.environ.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(TOKEN_HELP)
+        guild = os.environ.get("SHENGJI_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise ConfigError(f"SHENGJI_GUILD_ID must be a number (a server id), not {guild!r}")
+        return cls(token=token,
+                   database=os.environ.get("SHENGJI_DB", "").strip() or "shengji.sqlite3",
+                   guild_id=int(guild) if guild else None,
+                   api_base=os.environ.get("DISCORD_API_BASE") or None,
+                   gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None)

@@ -1,0 +1,38 @@
+"""The bot's entry point: configuration from the environment."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_missing_token_says_how_to_get_one_and_exits_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    run = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env | {
+        "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert "DISCORD_TOKEN is not set" in run.stderr
+    assert "applications.commands" in run.stderr
+
+
+def test_settings_from_environment_and_env_file(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DISCORD_TOKEN", "SHENGJI_DB", "SHENGJI_GUILD_ID"):
+        monkeypatch.setenv(name, "")  # so that teardown restores the original state
+        monkeypatch.delenv(name)
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=abc\nSHENGJI_GUILD_ID=42\n")
+    settings = Settings.from_env(str(env_file))
+    assert settings.token == "abc" and settings.guild_id == 42
+    assert settings.database == "shengji.sqlite3"
+    monkeypatch.setenv("SHENGJI_GUILD_ID", "not-a-number")
+    with pytest.raises(ConfigError, match="must be a number"):
+        Settings.from_env(None)
