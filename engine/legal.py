@@ -263,7 +263,7 @@ def constructive_follow(game: Game, lead: Lead, hand: Sequence[Card], ctx: Trump
         pool = sorted(led, key=lambda c: -ctx.strength[c.index])
         if lead.pattern == WIND:
             holding = holding_of(led, ctx)
-            pairs = [i for i, c in sorted(holding.items(), key=lambda kv: -strength_of(ctx, kv[0]))
+            pairs = [i for i, c in sorted(holding.items(), key=lambda kv: -ctx.strength[kv[0]])
                      if c >= 2][: n // 2]
             for ident in pairs:
                 got = [c for c in pool if ctx.ident[c.index] == ident][:2]
@@ -280,10 +280,6 @@ def constructive_follow(game: Game, lead: Lead, hand: Sequence[Card], ctx: Trump
         pool.sort(key=lambda c: (ctx.strength[c.index], c.points))
         chosen += pool[: n - len(chosen)]
     return tuple(chosen)
-
-
-def strength_of(ctx: TrumpContext, ident: int) -> int:
-    return ctx.strength[ident]
 
 
 def _changzhu_instance(lead: Lead, led: Sequence[Card], ctx: TrumpContext, rules: ChangzhuPlay

@@ -7,7 +7,7 @@ for the seat that buried it, and a hidden trump suit only for its declarer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.cards import Card, Rank
 from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
@@ -47,7 +47,6 @@ class SeatView:
     attacker_points: int = 0
     result: HandResult | None = None
     winner_team: int | None = None
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 def seat_view(game: Game, seat: int | None) -> SeatView:
