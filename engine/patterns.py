@@ -151,7 +151,7 @@ class ChangzhuPlay(PlayRules):
         found = pattern_of(play, ctx, self.permanent)
         if found is None or found[0] != lead.pattern:
             return None
-        return (int(suit == TRUMP), found[1], 0)
+        return (int(suit == TRUMP), 0, found[1])
 
 
 def _is_top(held: Holding, chosen: Holding, ctx: TrumpContext) -> bool:
