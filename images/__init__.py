@@ -1,0 +1,27 @@
+"""Pictures of hands, tables and results, as PNG bytes with a text equivalent.
+
+``images`` imports nothing from the project but ``engine.cards`` and ``engine.order``.
+Rendering blocks (Pillow): the bot calls these through ``asyncio.to_thread``.
+
+    rendered, order = render_hand(cards, ctx, selected=..., unplayable=..., new=...)
+    render_table(TableScene(...)) / render_result(ResultScene(...)) -> Rendered
+"""
+
+from images.canvas import Labels, Rendered
+from images.errors import RenderError
+from images.hand import render_hand
+from images.result import LevelChange, ResultScene, render_result
+from images.table import SeatInfo, TableScene, render_table
+
+__all__ = [
+    "Labels",
+    "LevelChange",
+    "Rendered",
+    "RenderError",
+    "ResultScene",
+    "SeatInfo",
+    "TableScene",
+    "render_hand",
+    "render_result",
+    "render_table",
+]

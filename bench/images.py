@@ -1,0 +1,116 @@
+"""Picture speed and size: render + PNG-encode times (median of N runs) and file sizes.
+
+Run: .venv/bin/python bench/images.py [--runs N]
+Targets (docs, never asserted in tests): a 25-card hand under 30 ms, a table under 50 ms,
+every file under 300 KB. "cold" is the first render after the face caches are emptied
+(a fresh process); the other figures are with the caches warm, as in a running bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.cards import Card, Rank, Suit, deck, parse_cards  # noqa: E402
+from engine.order import TrumpContext  # noqa: E402
+from images import (  # noqa: E402
+    LevelChange,
+    Rendered,
+    ResultScene,
+    SeatInfo,
+    TableScene,
+    render_hand,
+    render_result,
+    render_table,
+)
+from images import cards as faces  # noqa: E402
+
+TARGETS_MS = {"hand": 30.0, "table": 50.0, "result": 50.0}
+MAX_BYTES = 300 * 1024
+
+
+def dealt(decks: int, count: int, seed: int) -> list[Card]:
+    cards = deck(decks)
+    random.Random(seed).shuffle(cards)
+    return cards[:count]
+
+
+def cases() -> dict[str, Callable[[], Rendered]]:
+    ctx = TrumpContext(Rank.FIVE, Suit.HEARTS)
+    hand25, hand52 = dealt(2, 25, 1), dealt(4, 52, 2)
+    order = ctx.sort_for_display(hand25)
+    six = [SeatInfo(f"玩家 {i}", 33, team=i % 2, is_turn=i == 4) for i in range(6)]
+    trick6 = [(seat, dealt(4, 6, 10 + seat)) for seat in range(4)]
+    four = [
+        SeatInfo(name, 13, team=i % 2, is_dealer=i == 0)
+        for i, name in enumerate(["小明", "Bob", "Alice", "王小二"])
+    ]
+    trick4 = [(0, parse_cards("AS AS KS KS")), (1, parse_cards("3S 4S 9S 5H"))]
+    return {
+        "hand 25": lambda: render_hand(hand25, ctx)[0],
+        "hand 25 marked": lambda: render_hand(
+            hand25, ctx, selected=order[:3], unplayable=order[10:], new=order[5:7]
+        )[0],
+        "hand 52 four-colour": lambda: render_hand(hand52, ctx, four_colour=True)[0],
+        "table 4 seats": lambda: render_table(
+            TableScene(four, Rank.FIVE, Suit.HEARTS, trick=trick4, winner=0, attacker_points=35)
+        ),
+        "table 6 seats": lambda: render_table(
+            TableScene(six, Rank.TWO, None, trump_hidden=True, trick=trick6, winner=2)
+        ),
+        "result": lambda: render_result(
+            ResultScene(
+                parse_cards("5H 10S KD 3C 4C JH 5S 7D"),
+                4,
+                145,
+                [LevelChange("A", "5", "5"), LevelChange("B", "7", "9")],
+                "Bob",
+                ["Attackers took 25 points in tricks.", "The kitty: 30 × 4 = 120."],
+            )
+        ),
+    }
+
+
+def clear_caches() -> None:
+    for cached in (faces.card_face, faces._blank, faces.suit_icon, faces.card_back):
+        cached.cache_clear()
+
+
+def median_ms(make: Callable[[], Rendered], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        make()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30)
+    runs = parser.parse_args(argv).runs
+    out = sys.stdout
+    out.write(f"{'case':<22}{'cold ms':>9}{'warm ms':>9}{'target':>8}{'KB':>7}  size\n")
+    for name, make in cases().items():
+        clear_caches()
+        start = time.perf_counter()
+        rendered = make()
+        cold = (time.perf_counter() - start) * 1000
+        warm = median_ms(make, runs)
+        target = TARGETS_MS[name.split()[0]]
+        flag = "" if warm < target and len(rendered.png) < MAX_BYTES else "  OVER"
+        out.write(
+            f"{name:<22}{cold:>9.1f}{warm:>9.1f}{target:>8.0f}{len(rendered.png) / 1024:>7.0f}"
+            f"  {rendered.width}×{rendered.height}{flag}\n"
+        )
+
+
+if __name__ == "__main__":
+    main()

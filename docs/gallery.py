@@ -1,0 +1,145 @@
+"""Write sample pictures (and their alt texts) to look at: hands, tables, a result.
+
+Run: .venv/bin/python docs/gallery.py [FOLDER]   (default: gallery/, which git ignores)
+
+Every sample is dealt from a seeded shuffle, so the same command writes the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.cards import Card, Rank, Suit, deck, parse_cards  # noqa: E402
+from engine.order import Colour, SuitSystem, TrumpContext  # noqa: E402
+from images import (  # noqa: E402
+    LevelChange,
+    Rendered,
+    ResultScene,
+    SeatInfo,
+    TableScene,
+    render_hand,
+    render_result,
+    render_table,
+)
+
+CHANGZHU_PERMANENT = frozenset({Rank.TWO, Rank.THREE, Rank.FIVE})
+
+
+def dealt(decks: int, count: int, seed: int) -> list[Card]:
+    cards = deck(decks)
+    random.Random(seed).shuffle(cards)
+    return cards[:count]
+
+
+def samples() -> dict[str, Rendered]:
+    out: dict[str, Rendered] = {}
+    classic = TrumpContext(Rank.FIVE, Suit.HEARTS)
+    hand25 = dealt(2, 25, 1)
+    out["hand-25-classic"], _ = render_hand(hand25, classic)
+    order = classic.sort_for_display(hand25)
+    out["hand-25-marked"], _ = render_hand(
+        hand25,
+        classic,
+        selected=order[2:4],
+        unplayable=[card for card in hand25 if not classic.is_trump(card)],
+        new=hand25[-2:],
+    )
+    out["hand-25-undeclared"], _ = render_hand(hand25, None, new=hand25[-1:])
+    changzhu = TrumpContext(Rank.SEVEN, Suit.SPADES, permanent=CHANGZHU_PERMANENT)
+    out["hand-26-changzhu"], _ = render_hand(dealt(2, 26, 2), changzhu)
+    red_black = TrumpContext(Rank.TEN, Colour.RED, suits=SuitSystem.RED_BLACK)
+    out["hand-25-red-black"], _ = render_hand(dealt(2, 25, 3), red_black)
+    out["hand-39-three-decks"], _ = render_hand(dealt(3, 39, 4), classic)
+    out["hand-52-four-decks"], _ = render_hand(dealt(4, 52, 5), classic, four_colour=True)
+    out["hand-60-dealer-with-kitty"], _ = render_hand(dealt(4, 60, 6), classic)
+    out["hand-1"], _ = render_hand(parse_cards("BJ"), classic)
+    out["table-4-mid-trick"] = render_table(
+        TableScene(
+            seats=[
+                SeatInfo("小明", 21, is_dealer=True, team=0),
+                SeatInfo("Bob the Builder of Very Long Names", 21, team=1),
+                SeatInfo("🐉 Dragon", 22, is_turn=True, team=0),
+                SeatInfo("Zoë", 22, team=1, away=True),
+            ],
+            level=Rank.FIVE,
+            trump=Suit.HEARTS,
+            trick=[(0, parse_cards("AS AS KS KS")), (1, parse_cards("3S 4S 9S 5H"))],
+            winner=0,
+            attacker_points=35,
+            title="Table 3 · hand 4",
+        )
+    )
+    names = ["小明", "李华", "Alice", "王小二", "Müller", "山田太郎"]
+    out["table-6-mid-trick"] = render_table(
+        TableScene(
+            seats=[
+                SeatInfo(name, 33, team=i % 2, is_dealer=i == 3, is_turn=i == 5)
+                for i, name in enumerate(names)
+            ],
+            level=Rank.SEVEN,
+            trump=Suit.SPADES,
+            trump_hidden=True,
+            trick=[
+                (3, parse_cards("QD QD QD JD JD JD")),
+                (4, parse_cards("2D 3D 4D 6D 8D 9D")),
+                (0, parse_cards("BJ BJ SJ SJ 3C 3C")),
+                (1, parse_cards("AD AD KD KD 10D 10D")),
+                (2, parse_cards("4H 6C 8C 9D 10D KD")),
+            ],
+            winner=0,
+            attacker_points=120,
+            title="常主 · 六人",
+        ),
+        four_colour=True,
+    )
+    out["table-5-no-trump"] = render_table(
+        TableScene(
+            seats=[SeatInfo(f"Player {i + 1}", 20 - (i < 2), team=None) for i in range(5)],
+            level=Rank.ACE,
+            trump=None,
+            trick=[(2, parse_cards("5C")), (3, parse_cards("KC"))],
+            winner=3,
+            attacker_points=0,
+        )
+    )
+    out["result"] = render_result(
+        ResultScene(
+            kitty=parse_cards("5H 10S KD 3C 4C JH 5S 7D"),
+            multiplier=4,
+            attacker_points=145,
+            level_changes=[
+                LevelChange("小明 & Alice", "5", "5"),
+                LevelChange("Bob & Zoë", "7", "9"),
+            ],
+            next_dealer="Bob the Builder",
+            lines=[
+                "Attackers took 25 points in tricks.",
+                "The kitty holds 30 points; the last trick was won with a pair, so ×4 = 120.",
+                "145 points: the attackers go up 2 levels and take the deal.",
+                "攻方共得 145 分，升两级，下一局由 Bob 坐庄。",
+            ],
+            title="Hand 4",
+        )
+    )
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", default="gallery", type=Path)
+    folder = parser.parse_args(argv).folder
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, rendered in samples().items():
+        (folder / f"{name}.png").write_bytes(rendered.png)
+        (folder / f"{name}.txt").write_text(rendered.alt_text + "\n", encoding="utf-8")
+        size = f"{rendered.width}×{rendered.height}, {len(rendered.png) // 1024} KB"
+        sys.stdout.write(f"{folder / name}.png  {size}\n")
+
+
+if __name__ == "__main__":
+    main()

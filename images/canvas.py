@@ -1,0 +1,109 @@
+"""What every picture shares: the result type, the words, colours, alt text and PNG output."""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from dataclasses import dataclass
+
+from PIL import Image
+
+from images.fonts import Font, clean_text, fit_text
+
+#: Discord's limit on an attachment's description.
+ALT_TEXT_LIMIT = 1024
+
+RGB = tuple[int, int, int]
+
+FELT: RGB = (28, 92, 60)
+FELT_DARK: RGB = (20, 70, 45)
+FELT_LIGHT: RGB = (38, 112, 74)
+INK: RGB = (240, 244, 240)
+INK_MUTED: RGB = (150, 180, 160)
+PLATE: RGB = (16, 48, 32)
+SELECTED: RGB = (40, 130, 255)
+NEW: RGB = (255, 140, 0)
+GOLD: RGB = (255, 196, 30)
+TEAM_COLOURS: tuple[RGB, ...] = ((80, 160, 255), (255, 120, 90), (190, 130, 255), (90, 220, 160))
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A PNG and its text equivalent (message text and attachment description)."""
+
+    png: bytes
+    alt_text: str
+    width: int
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every word the pictures and their alt texts use, English by default.
+
+    The bot fills one from its text catalogue (``bot/text``) for other languages. ``{n}``
+    stands for a number.
+    """
+
+    hand: str = "Hand ({n} cards)"
+    trumps: str = "Trumps"
+    jokers: str = "Jokers"
+    red: str = "red"
+    black: str = "black"
+    selected: str = "Selected"
+    new: str = "New"
+    unplayable: str = "Can't play now"
+    no_cards: str = "no cards"
+    trump: str = "Trump"
+    no_trump: str = "no trump"
+    hidden_trump: str = "hidden"
+    level: str = "Level"
+    dealer: str = "Dealer"
+    dealer_badge: str = "D"
+    points: str = "Attackers' points"
+    cards_left: str = "{n} cards"
+    to_play: str = "to play"
+    winning: str = "winning"
+    away: str = "away"
+    trick: str = "Trick"
+    kitty: str = "Kitty"
+    kitty_points: str = "{n} points"
+    multiplier: str = "×{n}"
+    levels: str = "Levels"
+    next_dealer: str = "Next dealer"
+
+
+ENGLISH = Labels()
+
+
+def fill(template: str, n: int) -> str:
+    """A label with its ``{n}`` replaced (other braces are left alone)."""
+    return template.replace("{n}", str(n))
+
+
+def plain_text(text: str) -> str:
+    """Player text for alt text: one line, no control characters (emoji are kept)."""
+    return "".join(
+        " " if c in "\n\r\t" else c
+        for c in text
+        if unicodedata.category(c) != "Cc" or c in "\n\r\t"
+    ).strip()
+
+
+def limit_alt_text(text: str) -> str:
+    """At most :data:`ALT_TEXT_LIMIT` characters, cut with ``…``."""
+    if len(text) <= ALT_TEXT_LIMIT:
+        return text
+    return text[: ALT_TEXT_LIMIT - 1].rstrip() + "…"
+
+
+def encode(image: Image.Image, alt_text: str) -> Rendered:
+    """PNG bytes, the same for the same image (no metadata, fixed settings)."""
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=3)
+    return Rendered(buffer.getvalue(), limit_alt_text(alt_text), image.width, image.height)
+
+
+def player_text(text: str, font: Font, max_width: int) -> str:
+    """A name or other player-supplied text, cleaned and fitted to ``max_width`` pixels."""
+    return fit_text(clean_text(text), font, max_width)

@@ -1,0 +1,187 @@
+"""The end of a hand as a picture: the kitty turned up, points, level changes, next dealer.
+
+The numbers and sentences come from the engine's scoring (RULES.md §5, ``HandResult``):
+this module only lays them out. The explanation ``lines`` are shown as given, wrapped to
+the picture's width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw
+
+from engine.cards import Card, points
+from images.canvas import (
+    ENGLISH,
+    FELT,
+    GOLD,
+    INK,
+    INK_MUTED,
+    PLATE,
+    Labels,
+    Rendered,
+    encode,
+    fill,
+    plain_text,
+    player_text,
+)
+from images.cards import card_face, card_width
+from images.fonts import bold_font, clean_text, emphasis_font, text_font, wrap_text
+
+WIDTH = 760
+MARGIN = 24
+KITTY_HEIGHT = 100
+KITTY_STEP = 34
+LINE_HEIGHT = 26
+
+
+class LevelChange(NamedTuple):
+    """A team's level before and after the hand, as the player reads them ("5", "A")."""
+
+    team: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultScene:
+    """What the result shows. ``lines`` are the engine's explanation, already in words."""
+
+    kitty: Sequence[Card]
+    multiplier: int
+    attacker_points: int
+    level_changes: Sequence[tuple[str, str, str]] = ()
+    next_dealer: str = ""
+    lines: Sequence[str] = ()
+    title: str = ""
+
+
+def render_result(
+    scene: ResultScene, *, four_colour: bool = False, labels: Labels = ENGLISH
+) -> Rendered:
+    """The hand's result as a PNG with its alt text."""
+    body = text_font(19)
+    small = text_font(17)
+    inner = WIDTH - 2 * MARGIN
+    wrapped = [line for text in scene.lines for line in wrap_text(clean_text(text), small, inner)]
+    height = (
+        MARGIN
+        + (40 if scene.title else 0)
+        + KITTY_HEIGHT
+        + 16
+        + 44
+        + (34 + 30 * len(scene.level_changes) if scene.level_changes else 0)
+        + (34 if scene.next_dealer else 0)
+        + (10 + LINE_HEIGHT * len(wrapped) if wrapped else 0)
+        + MARGIN
+    )
+    image = Image.new("RGB", (WIDTH, height), FELT)
+    draw = ImageDraw.Draw(image)
+    y = MARGIN
+    if scene.title:
+        title = player_text(scene.title, text_font(24), inner)
+        draw.text((MARGIN, y + 14), title, font=text_font(24), fill=INK, anchor="lm")
+        y += 40
+    y = _draw_kitty(image, draw, scene, y, four_colour, labels)
+    label = player_text(labels.points, body, inner // 2)
+    draw.text((MARGIN, y + 18), label, font=body, fill=INK_MUTED, anchor="lm")
+    draw.text(
+        (MARGIN + body.getlength(label) + 12, y + 18),
+        str(scene.attacker_points),
+        font=bold_font(30),
+        fill=GOLD,
+        anchor="lm",
+    )
+    y += 44
+    if scene.level_changes:
+        levels = player_text(labels.levels, body, inner)
+        draw.text((MARGIN, y + 16), levels, font=body, fill=INK_MUTED, anchor="lm")
+        y += 34
+        for team, old, new in scene.level_changes:
+            _draw_level_change(draw, y, team, old, new)
+            y += 30
+    if scene.next_dealer:
+        label = player_text(labels.next_dealer, body, inner // 2)
+        draw.text((MARGIN, y + 16), label, font=body, fill=INK_MUTED, anchor="lm")
+        x = MARGIN + body.getlength(label) + 12
+        name = player_text(scene.next_dealer, body, round(WIDTH - MARGIN - x))
+        draw.text((x, y + 16), name, font=body, fill=INK, anchor="lm")
+        y += 34
+    if wrapped:
+        y += 10
+        draw.line((MARGIN, y - 4, WIDTH - MARGIN, y - 4), fill=PLATE, width=2)
+        for line in wrapped:
+            draw.text((MARGIN, y + LINE_HEIGHT / 2), line, font=small, fill=INK, anchor="lm")
+            y += LINE_HEIGHT
+    return encode(image, _alt_text(scene, labels))
+
+
+def _draw_kitty(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    scene: ResultScene,
+    y: int,
+    four_colour: bool,
+    labels: Labels,
+) -> int:
+    body = text_font(19)
+    label = player_text(labels.kitty, body, 120)
+    draw.text((MARGIN, y + KITTY_HEIGHT / 2), label, font=body, fill=INK_MUTED, anchor="lm")
+    x = MARGIN + max(90, round(body.getlength(label)) + 14)
+    step = KITTY_STEP
+    cards = list(scene.kitty)
+    room = WIDTH - MARGIN - 190 - x
+    if len(cards) > 1 and (len(cards) - 1) * step + card_width(KITTY_HEIGHT) > room:
+        step = max(6, (room - card_width(KITTY_HEIGHT)) // (len(cards) - 1))
+    for k, card in enumerate(cards):
+        face = card_face(card, KITTY_HEIGHT, four_colour)
+        image.paste(face, (x + k * step, y), face)
+    if cards:
+        x += (len(cards) - 1) * step + card_width(KITTY_HEIGHT) + 18
+    summary = fill(labels.kitty_points, points(cards))
+    draw.text((x, y + KITTY_HEIGHT / 2 - 14), summary, font=body, fill=INK, anchor="lm")
+    multiplier = fill(labels.multiplier, scene.multiplier)
+    draw.text(
+        (x, y + KITTY_HEIGHT / 2 + 16), multiplier, font=bold_font(24), fill=GOLD, anchor="lm"
+    )
+    return y + KITTY_HEIGHT + 16
+
+
+def _draw_level_change(draw: ImageDraw.ImageDraw, y: int, team: str, old: str, new: str) -> None:
+    body = text_font(19)
+    name = player_text(team, body, 300)
+    draw.text((MARGIN + 16, y + 14), name, font=body, fill=INK, anchor="lm")
+    x: float = MARGIN + 340
+    old_font, new_font = emphasis_font(old, 22), emphasis_font(new, 22)
+    old_text, new_text = player_text(old, old_font, 120), player_text(new, new_font, 120)
+    draw.text((x, y + 14), old_text, font=old_font, fill=INK, anchor="lm")
+    x += old_font.getlength(old_text) + 12
+    draw.text((x, y + 14), "→", font=body, fill=INK_MUTED, anchor="lm")
+    x += body.getlength("→") + 12
+    colour = GOLD if new != old else INK
+    draw.text((x, y + 14), new_text, font=new_font, fill=colour, anchor="lm")
+
+
+def _alt_text(scene: ResultScene, labels: Labels) -> str:
+    parts = []
+    if scene.title:
+        parts.append(plain_text(scene.title) + ".")
+    kitty = " ".join(card.pretty for card in scene.kitty) or "-"
+    parts.append(
+        f"{labels.kitty}: {kitty} ({fill(labels.kitty_points, points(scene.kitty))}, "
+        f"{fill(labels.multiplier, scene.multiplier)})."
+    )
+    parts.append(f"{labels.points}: {scene.attacker_points}.")
+    if scene.level_changes:
+        changes = [
+            f"{plain_text(team)} {plain_text(old)} → {plain_text(new)}"
+            for team, old, new in scene.level_changes
+        ]
+        parts.append(f"{labels.levels}: " + "; ".join(changes) + ".")
+    if scene.next_dealer:
+        parts.append(f"{labels.next_dealer}: {plain_text(scene.next_dealer)}.")
+    parts.extend(plain_text(line) for line in scene.lines)
+    return " ".join(parts)
