@@ -42,7 +42,7 @@ from engine.scoring import (
     kitty_points,
     level_table,
 )
-from engine.shapes import holding_of
+from engine.shapes import holding_of, unit_cards
 
 
 # -- phases -------------------------------------------------------------------------
@@ -444,7 +444,7 @@ class Game:
                                      ctx) for s in range(self.players) if s != seat]
                 forced = rules.throw_forced(lead, others, ctx)
                 if forced is not None:
-                    kept = _unit_cards(forced.idents, forced.width, cards, ctx)
+                    kept = list(unit_cards(forced, cards, ctx))
                     back = len(cards) - len(kept)
                     penalty = self.rules.throw_penalty * back
                     events.append(event("throw_failed", seat=seat, cards=cards,
@@ -552,19 +552,6 @@ class Game:
         if not 0 <= seat < self.players:
             raise EngineError("bad_seat", f"there is no seat {seat}", seat=seat)
         return seat
-
-
-def _unit_cards(idents: Sequence[int], width: int, cards: Sequence[Card], ctx: TrumpContext
-                ) -> list[Card]:
-    """The actual cards of ``cards`` that make up a unit (red-black pairs mix suits)."""
-    pool = list(cards)
-    out: list[Card] = []
-    for ident in idents:
-        same = [c for c in pool if ctx.ident[c.index] == ident][:width]
-        for card in same:
-            pool.remove(card)
-        out.extend(same)
-    return out
 
 
 def _trump_text(trump: TrumpSuit | None) -> str:

@@ -35,6 +35,7 @@ from engine.shapes import (
     fill_units,
     holding_of,
     unbeatable_by,
+    unit_cards,
 )
 
 FOLLOW_BUDGET = 4000
@@ -99,28 +100,17 @@ def _by_suit(hand: Sequence[Card], ctx: TrumpContext) -> dict[int, list[Card]]:
     return out
 
 
-def _unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> Cards:
-    pool = list(cards)
-    out: list[Card] = []
-    for ident in unit.idents:
-        same = [c for c in pool if ctx.ident[c.index] == ident][: unit.width]
-        for c in same:
-            pool.remove(c)
-        out.extend(same)
-    return tuple(out)
-
-
 def _units_of(holding: Holding, cards: Sequence[Card], ctx: TrumpContext, max_width: int
               ) -> list[Cards]:
     out: list[Cards] = []
     for width in range(2, max_width + 1):
-        out += [_unit_cards(u, cards, ctx) for u in _candidates(holding, ctx, width, 1)]
+        out += [unit_cards(u, cards, ctx) for u in _candidates(holding, ctx, width, 1)]
         length = 2
         while True:
             found = _candidates(holding, ctx, width, length)
             if not found:
                 break
-            out += [_unit_cards(u, cards, ctx) for u in found]
+            out += [unit_cards(u, cards, ctx) for u in found]
             length += 1
     return out
 
@@ -145,8 +135,8 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
         holding = holding_of(cards, ctx)
         for card in sorted(set(cards), key=lambda c: -ctx.strength[c.index]):
             add((card,))
-        for unit_cards in _units_of(holding, cards, ctx, 2 if changzhu else game.rules.max_width):
-            add(unit_cards)
+        for combo in _units_of(holding, cards, ctx, 2 if changzhu else game.rules.max_width):
+            add(combo)
         if changzhu:
             for pattern_cards in _changzhu_patterns(cards, ctx, game.play_rules):
                 add(pattern_cards)
@@ -171,7 +161,7 @@ def sure_throws(cards: Sequence[Card], others: Holding, ctx: TrumpContext, max_w
         groups = [units] + [units[:i] + units[i + 1:] for i in range(len(units))]
     out = []
     for group in groups:
-        throw = tuple(c for u in group for c in _unit_cards(u, cards, ctx))
+        throw = tuple(c for u in group for c in unit_cards(u, cards, ctx))
         parts = decompose(throw, ctx, max_width)
         if len(parts) > 1 and all(unbeatable_by(p, others, ctx) for p in parts):
             out.append(throw)
@@ -273,7 +263,7 @@ def constructive_follow(game: Game, lead: Lead, hand: Sequence[Card], ctx: Trump
         chosen += pool[: n - len(chosen)]
     else:
         for unit in fill_units(holding_of(led, ctx), ctx, lead.units):
-            chosen += _unit_cards(unit, [c for c in led if chosen.count(c) < led.count(c)], ctx)
+            chosen += unit_cards(unit, [c for c in led if chosen.count(c) < led.count(c)], ctx)
         pool = list(led)
         for c in chosen:
             pool.remove(c)
@@ -292,7 +282,7 @@ def _changzhu_instance(lead: Lead, led: Sequence[Card], ctx: TrumpContext, rules
         return None
     if lead.pattern == WIND:
         for unit in _candidates(holding, ctx, 2, lead.size // 2):
-            return _unit_cards(unit, led, ctx)
+            return unit_cards(unit, led, ctx)
         return None
     candidates = _changzhu_patterns(led, ctx, rules)
     for cards in candidates:

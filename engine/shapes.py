@@ -281,3 +281,15 @@ def unbeatable_by(unit: Unit, other: Holding, ctx: TrumpContext) -> bool:
 
 def holding_cards(holding: Holding) -> list[Card]:
     return [ALL_CARDS[i] for i, c in holding.items() for _ in range(c)]
+
+
+def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:
+    """The actual cards of ``cards`` that make up ``unit`` (red-black pairs mix suits)."""
+    pool = list(cards)
+    out: list[Card] = []
+    for ident in unit.idents:
+        same = [c for c in pool if ctx.ident[c.index] == ident][: unit.width]
+        for card in same:
+            pool.remove(card)
+        out.extend(same)
+    return tuple(out)
