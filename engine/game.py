@@ -63,28 +63,28 @@ class Dealing:
 
 
 @dataclass
-class Burying:
+class AfterDeal:
+    """What every phase after the deal knows: the hand's level, dealer, trump and roles."""
+
     level: Rank
     dealer: int
     hands: list[list[Card]]
     ctx: TrumpContext
     declarer: int | None
-    taker: int
+    taker: int  # who took (and buried) the kitty
+
+
+@dataclass
+class Burying(AfterDeal):
     kitty_size: int
 
     name = "bury"
 
 
 @dataclass
-class Swapping:
+class Swapping(AfterDeal):
     """changzhu: the declarer may swap same-rank cards into the buried kitty."""
 
-    level: Rank
-    dealer: int
-    hands: list[list[Card]]
-    ctx: TrumpContext
-    declarer: int
-    taker: int
     kitty: list[Card]
 
     name = "swap"
@@ -98,13 +98,7 @@ class Trick:
 
 
 @dataclass
-class Playing:
-    level: Rank
-    dealer: int
-    hands: list[list[Card]]
-    ctx: TrumpContext
-    declarer: int | None
-    taker: int
+class Playing(AfterDeal):
     kitty: list[Card]
     trick: Trick
     turn: int

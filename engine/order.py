@@ -15,7 +15,7 @@ tables indexed by ``Card.index``:
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -141,9 +141,6 @@ class TrumpContext:
     def effective_suit(self, card: Card) -> int:
         return self.eff[card.index]
 
-    def card_strength(self, card: Card) -> int:
-        return self.strength[card.index]
-
     def same_card(self, a: Card, b: Card) -> bool:
         """Identical for pairs: same rank and printed suit (red-black: same colour)."""
         return self.ident[a.index] == self.ident[b.index]
@@ -154,9 +151,6 @@ class TrumpContext:
             return "trump"
         return str(self.suits.side_suits[eff].symbol if self.suits is SuitSystem.STANDARD
                    else self.suits.side_suits[eff].value)
-
-    def side_suit_numbers(self) -> list[int]:
-        return [n for n in self.tiers if n != TRUMP]
 
     # -- sorting for display ------------------------------------------------------------
 
@@ -178,14 +172,6 @@ class TrumpContext:
         if self.trump is None:
             return f"no trump suit, level {self.level.label}"
         return f"trump {self.trump.symbol}, level {self.level.label}"
-
-    def counts_by_ident(self, cards: Sequence[Card]) -> dict[int, int]:
-        counts: dict[int, int] = {}
-        ident = self.ident
-        for card in cards:
-            key = ident[card.index]
-            counts[key] = counts.get(key, 0) + 1
-        return counts
 
 
 @lru_cache(maxsize=512)

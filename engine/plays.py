@@ -172,22 +172,10 @@ class ClassicPlay(PlayRules):
             return None
         if any(eff[c.index] != suit for c in play):
             return None
-        holding = holding_of(play, ctx)
-        strength = deciding_strength(holding, ctx, lead.units)
-        if strength is None:
-            return self._triple_tractor_key(lead, play, suit, ctx)
-        return (int(suit == TRUMP), 0, strength)
-
-    def _triple_tractor_key(self, lead: Lead, play: Sequence[Card], suit: int,
-                            ctx: TrumpContext) -> PlayKey | None:
-        """RULES §4 titanic: with the same number of cards, a triple-tractor beats a
-        pair-tractor lead."""
-        if len(lead.units) != 1 or lead.units[0].shape[0] != 2 or not lead.units[0].is_tractor:
+        decided = deciding_strength(holding_of(play, ctx), ctx, lead.units)
+        if decided is None:
             return None
-        units = decompose(play, ctx, self.max_width)
-        if len(units) == 1 and units[0].width == 3 and units[0].is_tractor:
-            return (int(suit == TRUMP), 1, units[0].top)
-        return None
+        return (int(suit == TRUMP), *decided)
 
 
 def _shape_error(short: Obligation, lead: Lead, ctx: TrumpContext) -> EngineError:

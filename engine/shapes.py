@@ -46,9 +46,6 @@ class Unit:
     def shape(self) -> tuple[int, int]:
         return (self.width, self.length)
 
-    def cards(self) -> list[Card]:
-        return [ALL_CARDS[i] for i in self.idents for _ in range(self.width)]
-
     @property
     def bottom(self) -> int:
         return self.top - self.length + 1
@@ -235,11 +232,6 @@ def _remove(holding: Holding, unit: Unit) -> Holding | None:
     return out
 
 
-def can_fill(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]) -> bool:
-    """Can ``holding`` be split into units covering every component of ``lead``?"""
-    return _fill(holding, ctx, list(lead), 0)
-
-
 def _fill(holding: Holding, ctx: TrumpContext, lead: list[Unit], i: int) -> bool:
     if i == len(lead):
         return True
@@ -253,20 +245,24 @@ def _fill(holding: Holding, ctx: TrumpContext, lead: list[Unit], i: int) -> bool
     return False
 
 
-def deciding_unit(lead: Sequence[Unit]) -> Unit:
-    """The lead's deciding component: its largest, highest unit (``lead`` is sorted)."""
-    return lead[0]
+def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]
+                      ) -> tuple[int, int] | None:
+    """(tier, strength) of the best deciding component of a play with the lead's
+    structure, or None when the play does not have that structure (and cannot win).
 
-
-def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]) -> int | None:
-    """The strength of the best deciding component of a play with the lead's structure,
-    or None when the play does not have that structure (and so cannot win)."""
-    first = deciding_unit(lead)
-    rest = list(lead[1:])
-    for cand in _candidates(holding, ctx, first.width, first.length):
-        remaining = _remove(holding, cand)
-        if remaining is not None and _fill(remaining, ctx, rest, 0):
-            return cand.top
+    The deciding component is the lead's largest (``lead`` is sorted largest first).
+    Tier 1: a triple-tractor standing for a pair-tractor of as many cards, which beats
+    any pair-tractor (RULES §4 titanic); tier 0 otherwise.
+    """
+    first, rest = lead[0], list(lead[1:])
+    shapes = [(1, 3, first.size // 3)] if (first.width == 2 and first.is_tractor
+                                            and first.size % 3 == 0) else []
+    shapes.append((0, first.width, first.length))
+    for tier, width, length in shapes:
+        for cand in _candidates(holding, ctx, width, length):
+            remaining = _remove(holding, cand)
+            if remaining is not None and _fill(remaining, ctx, rest, 0):
+                return (tier, cand.top)
     return None
 
 
@@ -277,10 +273,6 @@ def unbeatable_by(unit: Unit, other: Holding, ctx: TrumpContext) -> bool:
         return not any(c >= unit.width and strength[i] > unit.top for i, c in other.items())
     return not any(top > unit.top and length >= unit.length
                    for top, length in runs(other, ctx, unit.width))
-
-
-def holding_cards(holding: Holding) -> list[Card]:
-    return [ALL_CARDS[i] for i, c in holding.items() for _ in range(c)]
 
 
 def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:

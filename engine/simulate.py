@@ -7,7 +7,6 @@ full validation of ``Game.apply``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from engine.actions import Action, Bury, Deal, Declare, EndDeal, NextHand, Play, ReturnCards, SwapKitty
 from engine.cards import Card
@@ -86,11 +85,3 @@ def play_random_hand(game: Game, rng: random.Random, **kwargs: float) -> list[Ac
         taken.append(action)
     return taken
 
-
-def replay(game_factory: object, actions: Sequence[Action]) -> Game:
-    """Apply ``actions`` to a fresh game from ``game_factory()``."""
-    assert callable(game_factory)
-    game: Game = game_factory()
-    for action in actions:
-        game.apply(action)
-    return game

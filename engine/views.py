@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card, Rank
-from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
+from engine.game import AfterDeal, Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
 from engine.order import TrumpContext
 from engine.scoring import HandResult
 
@@ -71,7 +71,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
             trump_known=knows,
             ctx=game._context(phase.level, standing.trump) if knows and standing else None,
             declarer=standing.seat if standing else None)
-    if isinstance(phase, (Burying, Swapping, Playing)):
+    if isinstance(phase, AfterDeal):
         common = dict(
             level=phase.level,
             hand=tuple(phase.hands[seat]) if seat is not None else (),
@@ -85,6 +85,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
                 if seat == phase.declarer else ()
             return SeatView(**base, **common, turn=phase.declarer,
                             kitty=tuple(phase.kitty) if seat == phase.taker else offered)
+        assert isinstance(phase, Playing)
         return SeatView(
             **base, **common, turn=phase.turn,
             kitty=tuple(phase.kitty) if seat == phase.taker else (),
