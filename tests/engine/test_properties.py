@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Play
+from engine.actions import Event, Play
 from engine.cards import deck, points
 from engine.errors import EngineError
-from engine.game import Dealing, Game, HandOver, MatchOver, Playing
+from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing
 from engine.legal import check_play, legal_plays
 from engine.record import GameRecord, replay
 from engine.rules import ruleset
@@ -67,6 +68,16 @@ def _illegal_probe(game: Game, rng: random.Random) -> None:
         assert game.fingerprint() == before
 
 
+def _play_hand(game: Game, rng: random.Random, check: Callable[[], None] = lambda: None
+               ) -> list[Event]:
+    """Play the hand out with random legal actions, calling ``check`` before each one."""
+    events: list[Event] = []
+    while not isinstance(game.phase, (HandOver, MatchOver)):
+        check()
+        events += game.apply(random_action(game, rng))
+    return events
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 @given(seed=st.integers(0, 10**9))
 @settings(max_examples=6)
@@ -108,19 +119,9 @@ def test_random_hand_invariants(preset: str, seed: int) -> None:
 def test_points_in_play_add_up_to_100_per_deck(preset: str, seed: int) -> None:
     rules = ruleset(preset)
     game = Game(rules, seed)
-    rng = random.Random(seed)
-    while not isinstance(game.phase, (HandOver, MatchOver)):
-        game.apply(random_action(game, rng))
-    phase = game.phase
-    # every trick's points plus the kitty's: 100 per deck
-    # (the game keeps the last hand's tricks in its final Playing state: rebuild it)
-    record = GameRecord.of(game)
-    probe = Game(rules, seed)
-    trick_points = 0
-    for action in record.actions:
-        events = probe.apply(action)
-        trick_points += sum(e.get("points") for e in events if e.kind == "trick_won")
-    assert trick_points + points(phase.result.kitty) == 100 * rules.decks
+    events = _play_hand(game, random.Random(seed))
+    trick_points = sum(e.get("points") for e in events if e.kind == "trick_won")
+    assert trick_points + points(game.phase.result.kitty) == 100 * rules.decks
 
 
 @pytest.mark.parametrize("preset", ["classic", "changzhu"])
@@ -128,15 +129,16 @@ def test_points_in_play_add_up_to_100_per_deck(preset: str, seed: int) -> None:
 @settings(max_examples=4)
 def test_no_view_holds_another_seats_hand(preset: str, seed: int) -> None:
     game = Game(ruleset(preset), seed)
-    rng = random.Random(seed)
-    while not isinstance(game.phase, (HandOver, MatchOver)):
+
+    def check() -> None:
         phase = game.phase
-        if hasattr(phase, "hands"):
-            for viewer in range(game.players):
-                text = repr(seat_view(game, viewer))
-                view = seat_view(game, viewer)
-                assert view.hand == tuple(phase.hands[viewer])
-                # a hidden trump suit stays with its declarer
-                if viewer not in game.trump_known_by():
-                    assert view.ctx is None and "trump_known=True" not in text
-        game.apply(random_action(game, rng))
+        for viewer in range(game.players):
+            view = seat_view(game, viewer)
+            assert view.hand == tuple(phase.hands[viewer])
+            if isinstance(phase, (Burying, Playing)) and viewer != phase.taker:
+                assert view.kitty == ()
+            # a hidden trump suit stays with its declarer
+            if viewer not in game.trump_known_by():
+                assert view.ctx is None and not view.trump_known
+
+    _play_hand(game, random.Random(seed), check)
