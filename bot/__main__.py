@@ -10,6 +10,7 @@ import yarl
 
 from bot.client import ShengjiBot
 from bot.config import ConfigError, Settings
+from bot.store import StoreError
 
 
 def apply_endpoints(settings: Settings) -> None:
@@ -30,7 +31,11 @@ def main() -> int:
         return 2
     apply_endpoints(settings)
     bot = ShengjiBot(settings)
-    bot.run(settings.token, log_handler=None)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except StoreError as exc:
+        print(f"The database {settings.database!r} cannot be used: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

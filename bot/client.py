@@ -1,28 +1,47 @@
-"""The Bot: wires settings and loads the cogs in ``setup_hook`` (one cog per concern)."""
+"""The Bot: wires the store, the table service and the publisher, and loads the cogs."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import discord
 from discord.ext import commands
 
+from bot.ai import RandomDeciders
 from bot.config import Settings
+from bot.publisher import DiscordPublisher
+from bot.store import Store, open_store
+from bot.tables import TableService, TableSettings
+from bot.translator import ShengjiTranslator
+from bot.tree import ShengjiTree
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.info",)
+EXTENSIONS = ("cogs.shengji",)
 
 
 class ShengjiBot(commands.Bot):
+    store: Store
+    tables: TableService
+    publisher: DiscordPublisher
+
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intent is needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          allowed_mentions=discord.AllowedMentions.none(),
-                         help_command=None)
+                         help_command=None, tree_cls=ShengjiTree)
         self.settings = settings
+        self.default_table_settings = replace(TableSettings().scaled(settings.pause_scale),
+                                              turn_timer=settings.turn_timer)
 
     async def setup_hook(self) -> None:
+        self.store = await open_store(self.settings.database)
+        self.publisher = DiscordPublisher(self, edit_interval=self.settings.edit_interval)
+        self.tables = TableService(self.store, self.publisher, RandomDeciders(),
+                                   default_settings=self.default_table_settings,
+                                   seed=self.settings.seed)
+        await self.tree.set_translator(ShengjiTranslator())
         for name in EXTENSIONS:
             try:
                 await self.load_extension(name)
@@ -34,6 +53,17 @@ class ShengjiBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        restored = await self.tables.restore()
+        log.info("restored %d table(s)", len(restored))
+        for table in restored:
+            self.loop.create_task(self.publisher.refresh(table))
+
+    async def close(self) -> None:
+        if hasattr(self, "tables"):
+            await self.tables.close()
+        if hasattr(self, "store"):
+            await self.store.close()
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info("connected as %s", self.user)

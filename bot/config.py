@@ -26,6 +26,10 @@ class Settings:
     guild_id: int | None = None  # sync commands to one guild at once (development)
     api_base: str | None = None  # DISCORD_API_BASE: an HTTP proxy, or the test fake
     gateway_url: str | None = None  # DISCORD_GATEWAY_URL
+    turn_timer: float = 90.0  # SHENGJI_TURN_TIMER: seconds per turn for new tables
+    pause_scale: float = 1.0  # SHENGJI_PAUSE_SCALE: multiplies every pause (tests: 0.01)
+    edit_interval: float = 1.0  # SHENGJI_EDIT_INTERVAL: table message edits coalesce
+    seed: int | None = None  # SHENGJI_SEED: fixed deals, for tests and demos
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -37,7 +41,21 @@ class Settings:
         guild = os.environ.get("SHENGJI_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise ConfigError(f"SHENGJI_GUILD_ID must be a number (a server id), not {guild!r}")
-        return cls(token=token,
+        numbers = {}
+        for name, var in (("turn_timer", "SHENGJI_TURN_TIMER"),
+                          ("pause_scale", "SHENGJI_PAUSE_SCALE"),
+                          ("edit_interval", "SHENGJI_EDIT_INTERVAL")):
+            raw = os.environ.get(var, "").strip()
+            if raw:
+                try:
+                    numbers[name] = float(raw)
+                except ValueError:
+                    raise ConfigError(f"{var} must be a number of seconds, not {raw!r}") \
+                        from None
+        seed = os.environ.get("SHENGJI_SEED", "").strip()
+        if seed and not seed.isdigit():
+            raise ConfigError(f"SHENGJI_SEED must be a whole number, not {seed!r}")
+        return cls(token=token, **numbers, seed=int(seed) if seed else None,
                    database=os.environ.get("SHENGJI_DB", "").strip() or "shengji.sqlite3",
                    guild_id=int(guild) if guild else None,
                    api_base=os.environ.get("DISCORD_API_BASE") or None,

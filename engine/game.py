@@ -77,6 +77,7 @@ class AfterDeal:
 @dataclass
 class Burying(AfterDeal):
     kitty_size: int
+    declaration: Declaration | None = None  # the standing one (its shown cards are public)
 
     name = "bury"
 
@@ -86,6 +87,7 @@ class Swapping(AfterDeal):
     """changzhu: the declarer may swap same-rank cards into the buried kitty."""
 
     kitty: list[Card]
+    declaration: Declaration | None = None
 
     name = "swap"
 
@@ -104,6 +106,7 @@ class Playing(AfterDeal):
     turn: int
     attacker_points: int = 0
     tricks: list[tuple[Trick, int, int]] = field(default_factory=list)  # (trick, winner, pts)
+    declaration: Declaration | None = None
 
     name = "play"
 
@@ -121,6 +124,7 @@ class HandOver:
 class MatchOver:
     result: HandResult
     winner_team: int
+    ctx: TrumpContext
 
     name = "match_over"
 
@@ -149,14 +153,15 @@ def _remove_cards(hand: list[Card], cards: Sequence[Card], what: str = "hand") -
 class Game:
     """A match: levels, dealer and the phase of the current hand, plus the action log."""
 
-    def __init__(self, rules: Ruleset, seed: int, *, levels: Sequence[Rank] | None = None
-                 ) -> None:
+    def __init__(self, rules: Ruleset, seed: int, *, levels: Sequence[Rank] | None = None,
+                 dealer: int | None = None) -> None:
+        """``dealer``: who deals the first hand (None: the first declaration decides)."""
         self.rules = rules
         self.seed = seed
         self.play_rules = play_rules_for(rules)
         start = rules.level_ranks[0]
         self.levels: list[Rank] = list(levels) if levels else [start, start]
-        self.dealer: int | None = None
+        self.dealer: int | None = dealer
         self.hand_number = 0
         self.log: list[Action] = []
         self.phase: Phase = self._new_deal()
@@ -166,11 +171,16 @@ class Game:
                       trump: TrumpSuit | None = None, dealer: int | None = 0,
                       leader: int | None = None, kitty: Sequence[Card] = (),
                       attacker_points: int = 0, levels: tuple[Rank, Rank] | None = None,
-                      dealing: bool = False) -> Game:
-        """A game set up in the middle of a hand (scenarios, tests, puzzles).
+                      dealing: bool = False,
+                      trick: Sequence[tuple[int, Sequence[Card]]] = (),
+                      taker: int | None = None) -> Game:
+        """A game set up in the middle of a hand (scenarios, tests, puzzles, AI search).
 
         ``levels`` are (defenders, attackers); ``dealing`` puts it in the deal phase with
         ``hands`` dealt so far and nothing left to deal (``dealer`` None: first hand).
+        ``trick``: the (seat, cards) already played in the current trick, the first of
+        them the lead (``leader`` is then its seat); ``hands`` are what is left after
+        them. ``taker``: who buried ``kitty`` (default: the dealer).
         """
         game = cls(rules, seed=0)
         defenders, attackers = levels or (level, level)
@@ -184,8 +194,16 @@ class Game:
         assert dealer is not None
         ctx = game._context(level, trump)
         first = dealer if leader is None else leader
-        game.phase = Playing(level, dealer, hands_list, ctx, None, dealer, list(kitty),
-                             Trick(first), first, attacker_points)
+        current = Trick(first)
+        turn = first
+        if trick:
+            first = trick[0][0]
+            plays = [(seat, tuple(cards)) for seat, cards in trick]
+            current = Trick(first, plays, game.play_rules.lead(plays[0][1], ctx))
+            turn = (plays[-1][0] + 1) % game.players
+        game.phase = Playing(level, dealer, hands_list, ctx, None,
+                             dealer if taker is None else taker, list(kitty),
+                             current, turn, attacker_points)
         return game
 
     def trump_known_by(self) -> list[int]:
@@ -359,7 +377,7 @@ class Game:
         if not secret:
             events.append(event("trump", trump=_trump_text(trump), level=level.label))
         events.append(event("kitty_taken", audience=taker, seat=taker, cards=kitty))
-        self.phase = Burying(level, dealer, hands, ctx, declarer, taker, len(kitty))
+        self.phase = Burying(level, dealer, hands, ctx, declarer, taker, len(kitty), decl)
         return events
 
     def _context(self, level: Rank, trump: TrumpSuit | None) -> TrumpContext:
@@ -379,13 +397,13 @@ class Game:
                   event("kitty_buried", audience=phase.taker, seat=phase.taker, cards=kitty)]
         if self.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and phase.declarer is not None:
             self.phase = Swapping(phase.level, phase.dealer, phase.hands, phase.ctx,
-                                  phase.declarer, phase.taker, kitty)
+                                  phase.declarer, phase.taker, kitty, phase.declaration)
             swappable = [c for c in kitty if phase.ctx.is_trump(c) and c.suit is not None]
             events.append(event("swap_offered", audience=phase.declarer, seat=phase.declarer,
                                 cards=swappable))
             return events
         return events + self._start_play(phase.level, phase.dealer, phase.hands, phase.ctx,
-                                         phase.declarer, phase.taker, kitty)
+                                         phase.declarer, phase.taker, kitty, phase.declaration)
 
     def _swap(self, phase: Swapping, action: SwapKitty) -> list[Event]:
         if action.seat != phase.declarer:
@@ -405,13 +423,13 @@ class Game:
         kitty += give
         events = [event("swapped", seat=phase.declarer, count=len(give))]
         return events + self._start_play(phase.level, phase.dealer, phase.hands, ctx,
-                                         phase.declarer, phase.taker, kitty)
+                                         phase.declarer, phase.taker, kitty, phase.declaration)
 
     def _start_play(self, level: Rank, dealer: int, hands: list[list[Card]],
-                    ctx: TrumpContext, declarer: int | None, taker: int, kitty: list[Card]
-                    ) -> list[Event]:
+                    ctx: TrumpContext, declarer: int | None, taker: int, kitty: list[Card],
+                    declaration: Declaration | None = None) -> list[Event]:
         self.phase = Playing(level, dealer, hands, ctx, declarer, taker, kitty,
-                             Trick(dealer), dealer)
+                             Trick(dealer), dealer, declaration=declaration)
         events = []
         if self.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
             events.append(event("trump", trump=_trump_text(ctx.trump), level=level.label,
@@ -528,7 +546,7 @@ class Game:
         self.dealer = next_dealer
         events = [event("hand_scored", result=result, cards=phase.kitty)]
         if winner_team is not None:
-            self.phase = MatchOver(result, winner_team)
+            self.phase = MatchOver(result, winner_team, phase.ctx)
             events.append(event("match_over", team=winner_team))
         else:
             self.phase = HandOver(result, list(phase.kitty), phase.ctx)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.bidding import CHANGZHU_TIERS, Declaration
 from engine.cards import Card, Rank
 from engine.game import AfterDeal, Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
 from engine.order import TrumpContext
+from engine.rules import Ruleset
 from engine.scoring import HandResult
 
 
@@ -19,6 +21,19 @@ from engine.scoring import HandResult
 class DeclarationView:
     seat: int
     text: str  # what the table sees
+    kind: str = ""  # level, jokers | plain, top, stick, stick_top (public in the text too)
+    size: int = 0  # how many cards were declared with (public)
+    cards: tuple[Card, ...] = ()  # the declared cards this seat has seen (shown face up,
+    #                              or its own); a hidden suit's cards stay empty
+
+
+def _declaration_view(decl: Declaration, hidden: bool, seat: int | None) -> DeclarationView:
+    if seat == decl.seat or (not hidden and decl.kind not in CHANGZHU_TIERS):
+        seen = decl.cards
+    else:
+        seen = decl.jokers if decl.kind in CHANGZHU_TIERS else ()  # 明亮: the joker is shown
+    return DeclarationView(decl.seat, decl.public_text(hidden), decl.kind, len(decl.cards),
+                           tuple(seen))
 
 
 @dataclass(frozen=True)
@@ -47,13 +62,14 @@ class SeatView:
     attacker_points: int = 0
     result: HandResult | None = None
     winner_team: int | None = None
+    rules: Ruleset | None = None  # the table's rules (public)
 
 
 def seat_view(game: Game, seat: int | None) -> SeatView:
     phase = game.phase
     base = dict(seat=seat, phase=phase.name, players=game.players,
                 hand_number=game.hand_number, levels=(game.levels[0], game.levels[1]),
-                dealer=game.dealer)
+                dealer=game.dealer, rules=game.rules)
     hidden = game.trump_hidden_during_deal
     knows = seat is not None and seat in game.trump_known_by()
     if isinstance(phase, Dealing):
@@ -63,10 +79,8 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
             hand=tuple(phase.hands[seat]) if seat is not None else (),
             hand_sizes=tuple(len(h) for h in phase.hands),
             cards_to_deal=len(phase.stock),
-            declarations=tuple(DeclarationView(d.seat, d.public_text(hidden))
-                               for d in phase.declarations),
-            standing=DeclarationView(standing.seat, standing.public_text(hidden))
-            if standing else None,
+            declarations=tuple(_declaration_view(d, hidden, seat) for d in phase.declarations),
+            standing=_declaration_view(standing, hidden, seat) if standing else None,
             pending_return=phase.pending_return,
             trump_known=knows,
             ctx=game._context(phase.level, standing.trump) if knows and standing else None,
@@ -77,7 +91,9 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
             hand=tuple(phase.hands[seat]) if seat is not None else (),
             hand_sizes=tuple(len(h) for h in phase.hands),
             trump_known=knows, ctx=phase.ctx if knows else None,
-            kitty_taker=phase.taker, declarer=phase.declarer)
+            kitty_taker=phase.taker, declarer=phase.declarer,
+            standing=_declaration_view(phase.declaration, hidden, seat)
+            if phase.declaration else None)
         if isinstance(phase, Burying):
             return SeatView(**base, **common, turn=phase.taker)
         if isinstance(phase, Swapping):
@@ -95,6 +111,7 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
     assert isinstance(phase, (HandOver, MatchOver))
     result = phase.result
     return SeatView(**base, level=None, kitty=result.kitty, result=result,
+                    ctx=phase.ctx, trump_known=True,
                     attacker_points=result.attacker_points,
                     winner_team=phase.winner_team if isinstance(phase, MatchOver) else None)
 

@@ -9,7 +9,7 @@ Rendering blocks (Pillow): the bot calls these through ``asyncio.to_thread``.
 
 from images.canvas import Labels, Rendered
 from images.errors import RenderError
-from images.hand import render_hand
+from images.hand import display_order, render_hand
 from images.result import LevelChange, ResultScene, render_result
 from images.table import SeatInfo, TableScene, render_table
 
@@ -20,6 +20,7 @@ __all__ = [
     "RenderError",
     "ResultScene",
     "SeatInfo",
+    "display_order",
     "TableScene",
     "render_hand",
     "render_result",

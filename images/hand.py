@@ -82,13 +82,18 @@ def render_hand(
     """
     if len(cards) > MAX_CARDS:
         raise RenderError(f"a hand of {len(cards)} cards is more than {MAX_CARDS}")
-    order = ctx.sort_for_display(cards) if ctx is not None else sorted(cards, key=_plain_key)
+    order = display_order(cards, ctx)
     slots = _mark(order, ctx, selected=selected, unplayable=unplayable, new=new)
     image = _draw(slots, four_colour, labels)
     return encode(image, _alt_text(slots, ctx, labels)), order
 
 
 # -- order and marks ----------------------------------------------------------------------
+
+
+def display_order(cards: Sequence[Card], ctx: TrumpContext | None = None) -> list[Card]:
+    """The order ``render_hand`` numbers the cards in (1-based index = position + 1)."""
+    return ctx.sort_for_display(cards) if ctx is not None else sorted(cards, key=_plain_key)
 
 
 def _plain_key(card: Card) -> tuple[int, int]:

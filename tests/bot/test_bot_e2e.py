@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,42 @@ async def test_bot_connects_syncs_and_answers_rules(tmp_path: Path) -> None:
 
 
 pytestmark = pytest.mark.asyncio
+
+
+async def test_a_human_and_three_computers_play_a_full_hand(tmp_path: Path) -> None:
+    from tests.bot.harness import act_when_asked, running_bot, table_message, wait_until
+
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice = fake.add_user("Alice")
+        ix = await fake.slash(alice, world.channel, "shengji", "create", preset="classic")
+        await ix.wait_acked()
+        await wait_until(lambda: _has_table(world))
+        start = table_message(world).button("Start")
+        click = await fake.click(alice, table_message(world), start["custom_id"])
+        await click.wait_acked()
+        acted: list[str] = []
+        loop_end = asyncio.get_running_loop().time() + 120
+        while not any("Attackers' total" in (m.content or "") for m in fake.messages(world.channel)):
+            assert asyncio.get_running_loop().time() < loop_end, fake.describe_recent()
+            done = await act_when_asked(world, alice, "1. Alice")
+            if done:
+                acted.append(done)
+            await asyncio.sleep(0.05)
+        public = " ".join(r.text() for r in fake.public_payloads(world.channel))
+        # every one of Alice's turns was hers: no computer ever stood in for her
+        assert acted.count("play") >= 6 and "is away" not in public
+        assert "Your hand" not in public
+        refusals = [r.content for r in fake.ephemerals(alice) if "Not allowed" in (r.content or "")]
+        assert not refusals
+    fake.assert_clean()
+
+
+def _has_table(world) -> bool:  # type: ignore[no-untyped-def]
+    from tests.bot.harness import table_message
+
+    try:
+        table_message(world)
+    except LookupError:
+        return False
+    return True

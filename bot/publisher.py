@@ -1,0 +1,178 @@
+"""The Discord side of publishing: the table message, announcements, DMs, hand panels.
+
+* The public table message (picture + summary + buttons) is edited in place, coalesced
+  so that a burst of actions makes one edit.
+* Hidden trump suits are told by DM; when a DM is refused (403, code 50007) the text is
+  kept for the player and shown privately at their next interaction.
+* A player's open hand panel (an ephemeral message) is refreshed as cards arrive.
+
+Nothing private is ever sent to the channel: public texts come from public events and
+the public view only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict, deque
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.buttons import table_buttons
+from bot.render import result_picture, seat_names, status_line, table_picture
+from bot.tables import Table
+from bot.text import describe_event, say, trump_name
+from engine.actions import Event
+
+if TYPE_CHECKING:
+    from bot.client import ShengjiBot
+
+log = logging.getLogger(__name__)
+
+TABLE_LOG_LINES = 8
+
+
+class DiscordPublisher:
+    def __init__(self, bot: ShengjiBot, *, edit_interval: float = 1.0) -> None:
+        self.bot = bot
+        self.edit_interval = edit_interval
+        self.recent: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=TABLE_LOG_LINES))
+        self.pending_private: dict[tuple[int, int], list[str]] = defaultdict(list)
+        # (channel, user) -> a coroutine function that refreshes the user's hand panel
+        self.panels: dict[tuple[int, int], Callable[[], Any]] = {}
+        self._flushing: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+        self._lock: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # -- Publisher protocol ---------------------------------------------------------------------
+
+    async def table_changed(self, table: Table, events: Sequence[Event]) -> None:
+        names = seat_names(table)
+        for ev in events:
+            line = describe_event(table.locale, ev, names)
+            if line and ev.kind != "hand_scored":
+                self.recent[table.channel_id].append(line)
+            if ev.kind == "hand_scored":
+                await self._post_result(table, ev, names)
+        self._schedule(table)
+
+    async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
+        occupant = table.seats[seat]
+        if occupant is None or occupant.is_ai or occupant.user_id is None:
+            return
+        for ev in events:
+            if ev.kind == "trump_told":
+                await self._tell_trump(table, occupant.user_id, ev)
+        self._schedule(table)
+
+    # -- the table message ---------------------------------------------------------------------
+
+    def _schedule(self, table: Table) -> None:
+        """Redraw soon; changes that arrive while a redraw runs get one more redraw."""
+        self._dirty.add(table.channel_id)
+        task = self._flushing.get(table.channel_id)
+        if task is None or task.done():
+            self._flushing[table.channel_id] = asyncio.create_task(self._flush(table))
+
+    async def _flush(self, table: Table) -> None:
+        while table.channel_id in self._dirty:
+            if self.edit_interval:
+                await asyncio.sleep(self.edit_interval)
+            self._dirty.discard(table.channel_id)
+            try:
+                await self.refresh(table)
+            except Exception:  # noqa: BLE001 - a failed edit must not stop the game
+                log.exception("could not update the table message in %s", table.channel_id)
+            for (channel, user), refresh in list(self.panels.items()):
+                if channel == table.channel_id:
+                    try:
+                        await refresh()
+                    except discord.HTTPException:
+                        self.panels.pop((channel, user), None)  # expired or deleted
+
+    def summary(self, table: Table) -> str:
+        locale = table.locale
+        lines = [f"**{say(locale, 'table_title', preset=table.preset)}**"]
+        for i, seat in enumerate(table.seats):
+            name = seat.name if seat else say(locale, "empty_seat")
+            if seat and seat.is_ai:
+                name += f" 🤖 {seat.ai_level}"
+            lines.append(say(locale, "lobby_line", seat=i + 1, name=name))
+        game = table.game
+        if game is not None and table.status == "playing":
+            from engine.views import public_view
+
+            view = public_view(game)
+            levels = f"{game.levels[0].label} / {game.levels[1].label}"
+            trump = trump_name(locale, None if view.ctx is None else
+                               ("none" if view.ctx.trump is None else view.ctx.trump.value))
+            lines.append(say(locale, "levels_line", levels=levels, trump=trump) + " · "
+                         + say(locale, "points_line", points=view.attacker_points))
+        lines.append(status_line(table))
+        recent = list(self.recent[table.channel_id])
+        if recent:
+            lines.append("")
+            lines += [f"> {line}" for line in recent]
+        return "\n".join(lines)[:1900]
+
+    async def refresh(self, table: Table) -> None:
+        """Edit (or post) the table message to show the table as it is now."""
+        async with self._lock[table.channel_id]:
+            picture = await table_picture(table)
+            file = discord.File(_bytes(picture.png), filename="table.png",
+                                description=picture.alt_text[:1024])
+            view = table_buttons(table)
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            content = self.summary(table)
+            if table.message_id is not None:
+                try:
+                    await channel.get_partial_message(table.message_id).edit(
+                        content=content, attachments=[file], view=view)
+                    return
+                except discord.NotFound:
+                    log.info("table message in %s was deleted: posting it again",
+                             table.channel_id)
+                file = discord.File(_bytes(picture.png), filename="table.png",
+                                    description=picture.alt_text[:1024])
+            message = await channel.send(content=content, file=file, view=view)
+            await self.bot.tables.remember_message(table, message.id)
+
+    async def _post_result(self, table: Table, ev: Event, names: list[str]) -> None:
+        result = ev.get("result")
+        if result is None:
+            return
+        picture = await result_picture(table.locale, result, names)
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        text = "\n".join(result.explain()[:-1] + [f"→ {names[result.next_dealer]}"])
+        try:
+            await channel.send(content=text[:1900], file=discord.File(
+                _bytes(picture.png), filename="result.png", description=picture.alt_text[:1024]))
+        except discord.HTTPException:
+            log.exception("could not post the result in %s", table.channel_id)
+
+    # -- private ---------------------------------------------------------------------------------
+
+    async def _tell_trump(self, table: Table, user_id: int, ev: Event) -> None:
+        text = say(table.locale, "trump_dm", trump=trump_name(table.locale, ev.get("trump")))
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text)
+        except discord.Forbidden:
+            # DMs closed (50007): keep it for the player's next interaction
+            fallback = say(table.locale, "trump_dm_fallback",
+                           trump=trump_name(table.locale, ev.get("trump")))
+            self.pending_private[(table.channel_id, user_id)].append(fallback)
+        except discord.HTTPException:
+            log.warning("could not DM a declarer at table %s", table.channel_id)
+
+    def take_private(self, channel_id: int, user_id: int) -> list[str]:
+        """Private notes kept for a player (e.g. a refused DM), to show ephemerally."""
+        return self.pending_private.pop((channel_id, user_id), [])
+
+
+def _bytes(data: bytes) -> Any:
+    import io
+
+    return io.BytesIO(data)

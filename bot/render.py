@@ -1,0 +1,150 @@
+"""From tables and seat views to pictures and text (no Discord here).
+
+Pictures come from ``images`` (Pillow blocks, so the async helpers run it in a thread).
+Public pictures are built from ``public_view`` only, so a hidden trump or a hand can
+never reach the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+
+from bot.errors import BotError
+from bot.tables import Table
+from bot.text import say, trump_name
+from engine.cards import Card, parse_cards
+from engine.errors import EngineError
+from engine.game import Dealing, HandOver, MatchOver
+from engine.scoring import HandResult
+from engine.views import SeatView, public_view
+from images import (
+    LevelChange,
+    Rendered,
+    ResultScene,
+    SeatInfo,
+    TableScene,
+    display_order,
+    render_hand,
+    render_result,
+    render_table,
+)
+
+_NUMBERS = re.compile(r"^[\d\s,，]+$")
+
+
+def seat_names(table: Table) -> list[str]:
+    return [f"{i + 1}. {s.name}" if s else f"{i + 1}. —" for i, s in enumerate(table.seats)]
+
+
+def hand_order(view: SeatView) -> list[Card]:
+    """The order of the numbers under the cards of the seat's hand picture."""
+    return display_order(view.hand, view.ctx)
+
+
+def parse_play(text: str, view: SeatView) -> list[Card]:
+    """Cards typed as ``AS AS KS``, ``♠A ♠A ♠K`` or the numbers under the hand picture."""
+    text = text.strip()
+    if not text:
+        raise BotError("bad_cards", reason="no cards given")
+    if _NUMBERS.match(text):
+        order = hand_order(view)
+        numbers = [int(n) for n in re.split(r"[\s,，]+", text) if n]
+        if len(set(numbers)) != len(numbers):
+            raise BotError("bad_cards", reason="a number appears twice")
+        bad = [n for n in numbers if not 1 <= n <= len(order)]
+        if bad:
+            raise BotError("bad_cards", reason=f"your cards are numbered 1 to {len(order)}")
+        return [order[n - 1] for n in numbers]
+    try:
+        return parse_cards(text)
+    except EngineError as exc:
+        raise BotError("bad_cards", reason=exc.message) from None
+
+
+def status_line(table: Table) -> str:
+    locale = table.locale
+    if table.status == "lobby":
+        return say(locale, "status_lobby")
+    if table.status == "finished" or table.game is None:
+        game = table.game
+        if game is not None and isinstance(game.phase, MatchOver):
+            return say(locale, "status_match_over", team=game.phase.winner_team + 1)
+        return say(locale, "status_finished")
+    phase = table.game.phase
+    names = seat_names(table)
+    actor = table.actor()
+    if isinstance(phase, Dealing):
+        if phase.pending_return is not None:
+            return say(locale, "ev_stuck", name=names[phase.pending_return[0]],
+                       count=phase.pending_return[2], victim=names[phase.pending_return[1]])
+        if phase.stock:
+            return say(locale, "status_deal", left=len(phase.stock))
+        return say(locale, "status_last_chance")
+    if isinstance(phase, HandOver):
+        return say(locale, "status_hand_over")
+    key = {"bury": "status_bury", "swap": "status_swap", "play": "status_play"}[phase.name]
+    return say(locale, key, name=names[actor] if actor is not None else "?")
+
+
+def table_scene(table: Table) -> TableScene:
+    names = seat_names(table)
+    game = table.game
+    if game is None:
+        seats = [SeatInfo(n, 0, team=i % 2) for i, n in enumerate(names)]
+        rules = table.rules
+        return TableScene(seats, rules.level_ranks[0], title=say(table.locale, "table_title",
+                                                                 preset=table.preset))
+    view = public_view(game)
+    actor = table.actor()
+    sizes = view.hand_sizes or (0,) * len(names)
+    seats = [SeatInfo(n, sizes[i], is_dealer=view.dealer == i, is_turn=actor == i,
+                      team=i % 2, away=bool(table.seats[i] and table.seats[i].away))
+             for i, n in enumerate(names)]
+    level = view.level or game.levels[(view.dealer or 0) % 2]
+    trick = [(seat, list(cards)) for seat, cards in view.trick]
+    winner = None
+    phase = game.phase
+    if trick and getattr(phase, "trick", None) is not None and phase.trick.lead is not None:
+        plays = [cards for _, cards in phase.trick.plays]
+        winner = phase.trick.plays[game.play_rules.trick_winner(phase.trick.lead, plays,
+                                                                phase.ctx)][0]
+    return TableScene(seats, level, trump=view.ctx.trump if view.ctx else None,
+                      trump_hidden=view.ctx is None, trick=trick, winner=winner,
+                      attacker_points=view.attacker_points,
+                      title=say(table.locale, "table_title", preset=table.preset))
+
+
+async def table_picture(table: Table) -> Rendered:
+    return await asyncio.to_thread(render_table, table_scene(table))
+
+
+def hand_text(locale: str, view: SeatView) -> str:
+    trump = ""
+    if view.ctx is not None:
+        trump = " · " + trump_name(locale, "none" if view.ctx.trump is None
+                                   else view.ctx.trump.value)
+    order = hand_order(view)
+    numbered = " ".join(f"{i + 1}:{c.pretty}" for i, c in enumerate(order))
+    return say(locale, "hand_header", count=len(order), trump=trump) + "\n" + numbered
+
+
+async def hand_picture(view: SeatView, *, unplayable: Sequence[Card] = (),
+                       new: Sequence[Card] = ()) -> Rendered:
+    rendered, _ = await asyncio.to_thread(render_hand, view.hand, view.ctx,
+                                          unplayable=unplayable, new=new)
+    return rendered
+
+
+async def result_picture(locale: str, result: HandResult, names: Sequence[str]) -> Rendered:
+    defenders = result.dealer % 2
+    teams = ["1+3", "2+4"]
+    changes = [LevelChange(f"{teams[defenders]}", result.old_levels[0].label,
+                           result.new_levels[0].label),
+               LevelChange(f"{teams[1 - defenders]}", result.old_levels[1].label,
+                           result.new_levels[1].label)]
+    scene = ResultScene(list(result.kitty), result.multiplier, result.attacker_points,
+                        changes, names[result.next_dealer], result.explain()[:-1])
+    return await asyncio.to_thread(render_result, scene)
+

@@ -1,0 +1,283 @@
+"""Every user-facing string, in English and Simplified Chinese, keyed by error or event.
+
+``lang(locale)`` picks the catalogue from a Discord locale ("zh-CN", "zh-TW" → zh; the
+rest → en). ``say(locale, key, **params)`` formats one text; ``describe_event`` turns an
+engine event into a line for the channel (public events) or for one player (private).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.actions import Event
+from engine.cards import Card
+
+EN: dict[str, str] = {
+    # refusals
+    "no_table": "There is no Shengji table in this channel. Start one with `/shengji create`.",
+    "table_exists": "This channel already has a table. Join it, or end it first.",
+    "bad_rules": "Those rules cannot be played: {reason}",
+    "already_seated": "You are already seated (seat {seat}).",
+    "table_full": "Every seat is taken.",
+    "seat_taken": "Seat {seat} is taken.",
+    "not_seated": "You are not seated at this table.",
+    "bad_ai_level": "Computer players come in these levels: {levels}.",
+    "not_a_bot_seat": "Seat {seat} is not a computer player.",
+    "seats_empty": "Some seats are empty.",
+    "not_host": "Only the table's host or a member with Manage Server can do that.",
+    "not_started": "The game has not started yet.",
+    "already_started": "The game has already started.",
+    "no_such_seat": "There is no seat {seat}: seats are 1 to {seats}.",
+    "illegal": "Not allowed: {reason}",
+    "engine_not_your_turn": "It is not your turn: seat {turn} plays now.",
+    "bad_cards": "I could not read those cards: {reason}",
+    "storage": "Sorry, that could not be saved; nothing changed. Please try again.",
+    "stale_button": "That button is from an earlier hand.",
+    "not_your_turn_to_choose": "That is not yours to choose.",
+    "generic": "Something went wrong on my side (error {error_id}). Nothing changed.",
+    "no_choices": "No legal play matches.",
+    # confirmations
+    "created": "Table created with the {preset} rules. Others can join with the button or "
+               "`/shengji join`.",
+    "joined": "You sit in seat {seat}.",
+    "left": "You left the table.",
+    "ai_added": "A computer player ({level}) sits in seat {seat}.",
+    "ai_removed": "Seat {seat} is free again.",
+    "started": "The match begins!",
+    "ended": "The table is closed.",
+    "done": "Done.",
+    "trump_dm": "Your hidden declaration: the trump suit is {trump}. (Only you know this.)",
+    "trump_dm_fallback": "I could not DM you (your DMs are closed), so here it is privately: "
+                         "the trump suit is {trump}.",
+    # table message
+    "table_title": "Shengji table · {preset}",
+    "lobby_line": "Seat {seat}: {name}",
+    "empty_seat": "(empty)",
+    "status_lobby": "Waiting for players. The host starts the match.",
+    "status_deal": "Dealing… {left} cards to go.",
+    "status_last_chance": "Last chance to declare.",
+    "status_bury": "{name} is burying the kitty.",
+    "status_swap": "{name} may swap with the kitty.",
+    "status_play": "{name} to play.",
+    "status_hand_over": "Hand over. The next hand starts shortly.",
+    "status_match_over": "The match is over: team {team} wins!",
+    "status_finished": "This table is closed.",
+    "trump_unknown": "hidden",
+    "no_trump": "no trump",
+    "points_line": "Attackers' points: {points}",
+    "levels_line": "Levels (seats 1+3 / 2+4): {levels} · trump: {trump}",
+    "btn_join": "Join",
+    "btn_leave": "Leave",
+    "btn_add_ai": "Add computer",
+    "btn_start": "Start",
+    "btn_hand": "My hand",
+    "pick_declaration": "Declare trump with…",
+    "pick_play": "Play…",
+    "btn_no_swap": "No swap",
+    "hint_bury": "Bury {count} cards: `/shengji bury` with the cards or their numbers.",
+    "hint_swap": "Swap with the kitty: `/shengji swap`, or press “No swap”.",
+    "hint_return": "Give back {count} cards (at least one permanent trump): `/shengji return`.",
+    "hand_over_panel": "The hand is over.",
+    # events
+    "ev_declared": "{name} declared: {text}.",
+    "ev_stuck": "{name} stuck (粘) and takes {count} cards from {victim}.",
+    "ev_returned": "{name} gave {count} cards back to {victim} (回牌).",
+    "ev_deal_ended": "The deal is over: {dealer} deals, {taker} takes the kitty.",
+    "ev_trump": "Trump: {trump}, level {level}.",
+    "ev_buried": "{name} buried the kitty.",
+    "ev_swapped": "{name} swapped {count} card(s) with the kitty.",
+    "ev_played": "{name}: {cards}",
+    "ev_throw_failed": "{name}'s throw {cards} fails: {forced} is played instead.",
+    "ev_trick_won": "{name} wins the trick ({points} points).",
+    "ev_match_over": "Team {team} wins the match!",
+    "ev_hand_started": "Hand {number} begins: {dealer} deals, level {level}.",
+    "ev_away": "{name} is away: a computer plays for them until they are back.",
+    "ev_kitty_taken": "You took the kitty: {cards}",
+    "ev_cards_taken": "You took these cards from the declaration you stuck: {cards}",
+    "ev_cards_returned": "You received these cards back: {cards}",
+    "ev_swap_offered": "Kitty trumps you may swap for side cards of the same rank: {cards}",
+    "hand_header": "Your hand ({count} cards){trump}:",
+    "your_turn": "It is your turn.",
+}
+
+ZH: dict[str, str] = {
+    "no_table": "这个频道没有升级牌桌。用 `/shengji create` 开一桌。",
+    "table_exists": "这个频道已经有牌桌了。请加入，或先结束它。",
+    "bad_rules": "这些规则无法使用：{reason}",
+    "already_seated": "你已经坐在 {seat} 号座位。",
+    "table_full": "座位已满。",
+    "seat_taken": "{seat} 号座位有人了。",
+    "not_seated": "你不在这张牌桌上。",
+    "bad_ai_level": "电脑玩家的级别：{levels}。",
+    "not_a_bot_seat": "{seat} 号座位不是电脑玩家。",
+    "seats_empty": "还有空座位。",
+    "not_host": "只有桌主或有“管理服务器”权限的成员可以这样做。",
+    "not_started": "牌局还没开始。",
+    "already_started": "牌局已经开始了。",
+    "no_such_seat": "没有 {seat} 号座位：座位是 1 到 {seats}。",
+    "illegal": "不允许：{reason}",
+    "engine_not_your_turn": "还没轮到你：现在是 {turn} 号出牌。",
+    "bad_cards": "看不懂这些牌：{reason}",
+    "storage": "抱歉，保存失败，什么都没有改变。请再试一次。",
+    "stale_button": "这个按钮属于之前的一局。",
+    "not_your_turn_to_choose": "这不是你的选择。",
+    "generic": "出了点问题（错误 {error_id}）。什么都没有改变。",
+    "no_choices": "没有合法的出牌。",
+    "created": "已用 {preset} 规则开桌。其他人可以点按钮或用 `/shengji join` 加入。",
+    "joined": "你坐在 {seat} 号座位。",
+    "left": "你离开了牌桌。",
+    "ai_added": "电脑玩家（{level}）坐在 {seat} 号座位。",
+    "ai_removed": "{seat} 号座位空出来了。",
+    "started": "比赛开始！",
+    "ended": "牌桌已关闭。",
+    "done": "好了。",
+    "trump_dm": "你的暗亮：主花色是 {trump}。（只有你知道。）",
+    "trump_dm_fallback": "无法私信你（你关闭了私信），所以在这里悄悄告诉你：主花色是 {trump}。",
+    "table_title": "升级牌桌 · {preset}",
+    "lobby_line": "{seat} 号：{name}",
+    "empty_seat": "（空）",
+    "status_lobby": "等待玩家。桌主开始比赛。",
+    "status_deal": "发牌中……还剩 {left} 张。",
+    "status_last_chance": "最后的亮主机会。",
+    "status_bury": "{name} 正在扣底。",
+    "status_swap": "{name} 可以与底牌交换。",
+    "status_play": "轮到 {name} 出牌。",
+    "status_hand_over": "本局结束，下一局马上开始。",
+    "status_match_over": "比赛结束：{team} 队获胜！",
+    "status_finished": "牌桌已关闭。",
+    "trump_unknown": "未公开",
+    "no_trump": "无主",
+    "points_line": "抓分方得分：{points}",
+    "levels_line": "级别（1+3 号 / 2+4 号）：{levels} · 主：{trump}",
+    "btn_join": "加入",
+    "btn_leave": "离开",
+    "btn_add_ai": "加电脑",
+    "btn_start": "开始",
+    "btn_hand": "我的牌",
+    "pick_declaration": "亮主……",
+    "pick_play": "出牌……",
+    "btn_no_swap": "不换",
+    "hint_bury": "扣 {count} 张底牌：用 `/shengji bury` 写牌或编号。",
+    "hint_swap": "与底牌交换：`/shengji swap`，或点“不换”。",
+    "hint_return": "回 {count} 张牌（至少一张常主）：`/shengji return`。",
+    "hand_over_panel": "本局已结束。",
+    "ev_declared": "{name} 亮主：{text}。",
+    "ev_stuck": "{name} 粘牌，拿走 {victim} 的 {count} 张牌。",
+    "ev_returned": "{name} 回给 {victim} {count} 张牌（回牌）。",
+    "ev_deal_ended": "发牌结束：{dealer} 坐庄，{taker} 拿底牌。",
+    "ev_trump": "主：{trump}，打 {level}。",
+    "ev_buried": "{name} 扣好了底牌。",
+    "ev_swapped": "{name} 与底牌交换了 {count} 张。",
+    "ev_played": "{name}：{cards}",
+    "ev_throw_failed": "{name} 甩牌 {cards} 失败：改出 {forced}。",
+    "ev_trick_won": "{name} 赢了这一轮（{points} 分）。",
+    "ev_match_over": "{team} 队赢得比赛！",
+    "ev_hand_started": "第 {number} 局开始：{dealer} 坐庄，打 {level}。",
+    "ev_away": "{name} 暂离：由电脑代打，直到回来。",
+    "ev_kitty_taken": "你拿到了底牌：{cards}",
+    "ev_cards_taken": "你从被粘的亮牌拿到：{cards}",
+    "ev_cards_returned": "你收回了这些牌：{cards}",
+    "ev_swap_offered": "可用同点数副牌交换的底牌主牌：{cards}",
+    "hand_header": "你的手牌（{count} 张）{trump}：",
+    "your_turn": "轮到你了。",
+}
+
+#: Chinese reasons for the engine's most common refusals (others keep its English text).
+ENGINE_ZH: dict[str, str] = {
+    "not_your_turn": "还没轮到你。",
+    "must_follow_suit": "必须先跟首家出的花色。",
+    "must_follow_pair": "你有这门的对子，必须跟对。",
+    "must_follow_triple": "你有这门的三张，必须跟三张。",
+    "must_follow_tractor": "你有这门的拖拉机，必须跟拖拉机。",
+    "wrong_count": "出牌张数必须和首家一样。",
+    "not_in_hand": "你手里没有这些牌。",
+    "mixed_lead": "首家出牌必须是同一门（全是主或同一花色副牌）。",
+    "too_weak": "只有更强的亮主才能反。",
+    "wrong_phase": "现在不能这样做。",
+    "not_a_pattern": "这不是合法的牌型（单张、对子、刮风、下雨、飘雪花、打雷、闪电）。",
+    "must_follow_pattern": "你有同样的牌型，必须出。",
+    "must_follow_from_top": "必须从大到小跟牌。",
+    "must_follow_pairs_then_top": "有对跟对，其余从大到小跟。",
+    "bad_declaration": "这样不能亮主。",
+    "bury_count": "扣底张数不对。",
+}
+
+_SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "red": "red (♥♦)",
+               "black": "black (♠♣)"}
+
+
+def lang(locale: str | None) -> dict[str, str]:
+    return ZH if (locale or "").lower().startswith("zh") else EN
+
+
+def say(locale: str | None, key: str, **params: Any) -> str:
+    catalogue = lang(locale)
+    template = catalogue.get(key) or EN.get(key) or key
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError):
+        return template
+
+
+def engine_reason(locale: str | None, code: str | None, message: str,
+                  params: dict[str, Any] | None = None) -> str:
+    """The engine's reason in the player's language; seats are shown from 1."""
+    shown = {k: v + 1 if k in ("turn", "seat") and isinstance(v, int) else v
+             for k, v in (params or {}).items()}
+    key = f"engine_{code}"
+    if key in lang(locale) or key in EN:
+        return say(locale, key, **shown)
+    if lang(locale) is ZH and code in ENGINE_ZH:
+        return ENGINE_ZH[code]
+    return message
+
+
+def trump_name(locale: str | None, trump: str | None) -> str:
+    if trump is None:
+        return say(locale, "trump_unknown")
+    if trump == "none":
+        return say(locale, "no_trump")
+    return _SUIT_NAMES.get(trump, trump)
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str | None:
+    """One line for an event, or None for events shown otherwise (deal ticks, turns)."""
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    kind = ev.kind
+    params: dict[str, Any] = dict(ev.data)
+    params["name"] = name(ev.seat)
+    if ev.cards:
+        params["cards"] = cards_text(ev.cards)
+    if kind in ("stuck", "returned"):
+        params["victim"] = name(params.get("victim"))
+    elif kind == "deal_ended":
+        params["dealer"], params["taker"] = name(params["dealer"]), name(params["taker"])
+    elif kind == "trump":
+        params["trump"] = trump_name(locale, params.get("trump"))
+    elif kind == "hand_started":
+        params["dealer"] = name(params.get("dealer"))
+        params["number"] = int(params.get("number", 0)) + 1
+    elif kind == "match_over":
+        params["team"] = int(params.get("team", 0)) + 1
+    elif kind == "throw_failed":
+        params["forced"] = " ".join(c.pretty for c in _parse(params.get("forced", "")))
+    elif kind == "hand_scored":
+        result = params.get("result")
+        return "\n".join(result.explain()) if result is not None else None
+    key = "ev_" + kind
+    if key not in EN:
+        return None
+    return say(locale, key, **params)
+
+
+def _parse(text: str) -> list[Card]:
+    from engine.cards import parse_cards
+
+    return parse_cards(text)

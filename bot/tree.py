@@ -1,0 +1,79 @@
+"""The command tree's one error handler, and ``reply()`` which every answer goes through.
+
+``reply`` answers through the interaction in whatever state it is: the first answer is
+the response, later ones are followups; an expired interaction is logged at DEBUG and
+dropped (private content never falls back to a public message).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import BotError
+from bot.text import engine_reason, say
+
+log = logging.getLogger(__name__)
+
+
+def locale_of(interaction: discord.Interaction) -> str:
+    return str(interaction.locale.value if interaction.locale else "en-US")
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, *,
+                ephemeral: bool = True, **kwargs: Any) -> None:
+    """Answer through the interaction, whatever its state."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        else:
+            await interaction.followup.send(content or "", ephemeral=ephemeral, **kwargs)
+    except discord.NotFound:
+        log.debug("interaction %s expired before it could be answered", interaction.id)
+    except discord.HTTPException as exc:
+        if exc.code == 40060:  # answered meanwhile: send as a followup instead
+            await interaction.followup.send(content or "", ephemeral=ephemeral, **kwargs)
+        else:
+            raise
+
+
+def error_text(interaction: discord.Interaction, error: BaseException) -> str:
+    locale = locale_of(interaction)
+    if isinstance(error, BotError):
+        params = dict(error.params)
+        if error.engine_message is not None:
+            params["reason"] = engine_reason(locale, params.get("code"), error.engine_message,
+                                             params.pop("engine_params", None))
+        if "seat" in params and isinstance(params["seat"], int):
+            params["seat"] = params["seat"] + 1  # seats are shown from 1
+        return say(locale, error.key, **params)
+    error_id = uuid.uuid4().hex[:8]
+    log.error("error %s in interaction %s", error_id, interaction.id, exc_info=error)
+    return say(locale, "generic", error_id=error_id)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the user what went wrong, privately. Used by commands and components."""
+    if interaction.type is discord.InteractionType.autocomplete:
+        if not isinstance(error, BotError):
+            error_text(interaction, error)  # logs it
+        try:
+            await interaction.response.autocomplete([])
+        except discord.HTTPException:
+            pass
+        return
+    await reply(interaction, error_text(interaction, error), ephemeral=True)
+
+
+class ShengjiTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction,  # type: ignore[override]
+                       error: app_commands.AppCommandError) -> None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) \
+            else error
+        if isinstance(original, app_commands.MissingPermissions):
+            original = BotError("not_host")
+        await report_error(interaction, original)

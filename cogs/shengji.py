@@ -1,0 +1,228 @@
+"""``/shengji …``: the one command group. Handlers parse, call the TableService, reply."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.buttons import TableButton
+from bot.errors import BotError
+from bot.panels import declaration_choices, open_panel, play_choices
+from bot.render import parse_play
+from bot.tables import AI_LEVELS
+from bot.text import say
+from bot.tree import locale_of, reply
+from engine.cards import format_cards
+from engine.errors import EngineError
+from engine.rules import PRESETS, ruleset
+
+if TYPE_CHECKING:
+    from bot.client import ShengjiBot
+
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``decks=3 throw_penalty=10`` → {"decks": "3", "throw_penalty": "10"}."""
+    out: dict[str, Any] = {}
+    for part in (text or "").replace(",", " ").split():
+        key, sep, value = part.partition("=")
+        if not sep or not key or not value:
+            raise BotError("bad_rules", reason=f"write options as name=value, not {part!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _channel(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise BotError("no_table")
+    return interaction.channel_id
+
+
+class Shengji(commands.Cog):
+    def __init__(self, bot: ShengjiBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(TableButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(TableButton)
+
+    group = app_commands.Group(name="shengji", description="Shengji (升级 / Tractor) tables",
+                               guild_only=True)
+
+    # -- lobby --------------------------------------------------------------------------------
+
+    @group.command(name="create", description="Open a table in this channel")
+    @app_commands.describe(preset="Which rules (default: classic)",
+                           options="Option overrides, e.g. decks=3 throw_penalty=10",
+                           timer="Seconds per turn before a computer plays for you")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def create(self, interaction: discord.Interaction, preset: str = "classic",
+                     options: str | None = None,
+                     timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        settings = self.bot.default_table_settings
+        if timer is not None:
+            settings = replace(settings, turn_timer=float(timer))
+        table = await self.bot.tables.create(
+            channel_id=_channel(interaction), guild_id=interaction.guild_id or 0,
+            user_id=interaction.user.id, name=interaction.user.display_name, preset=preset,
+            options=parse_options(options), locale=locale_of(interaction), settings=settings)
+        await reply(interaction, say(locale_of(interaction), "created", preset=table.preset))
+
+    @group.command(name="join", description="Sit at this channel's table")
+    @app_commands.describe(seat="Seat number (default: the first free one)")
+    async def join(self, interaction: discord.Interaction,
+                   seat: app_commands.Range[int, 1, 6] | None = None) -> None:
+        got = await self.bot.tables.join(_channel(interaction), interaction.user.id,
+                                         interaction.user.display_name,
+                                         None if seat is None else seat - 1)
+        await reply(interaction, say(locale_of(interaction), "joined", seat=got + 1))
+
+    @group.command(name="leave", description="Leave the table (a computer takes over)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.bot.tables.leave(_channel(interaction), interaction.user.id)
+        await reply(interaction, say(locale_of(interaction), "left"))
+
+    @group.command(name="addbot", description="Seat a computer player")
+    @app_commands.describe(seat="Seat number (default: the first free one)", level="How strong")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction,
+                     seat: app_commands.Range[int, 1, 6] | None = None,
+                     level: str = "easy") -> None:
+        got = await self.bot.tables.add_ai(_channel(interaction), interaction.user.id,
+                                           None if seat is None else seat - 1, level)
+        await reply(interaction, say(locale_of(interaction), "ai_added", seat=got + 1,
+                                     level=level))
+
+    @group.command(name="removebot", description="Free a computer player's seat")
+    async def removebot(self, interaction: discord.Interaction,
+                        seat: app_commands.Range[int, 1, 6]) -> None:
+        await self.bot.tables.remove_ai(_channel(interaction), interaction.user.id, seat - 1)
+        await reply(interaction, say(locale_of(interaction), "ai_removed", seat=seat))
+
+    @group.command(name="start", description="Start the match (empty seats get computers)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.tables.start(_channel(interaction), interaction.user.id)
+        await reply(interaction, say(locale_of(interaction), "started"))
+
+    @group.command(name="end", description="Close the table (host or Manage Server)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        member = interaction.user
+        can_manage = isinstance(member, discord.Member) and \
+            member.guild_permissions.manage_guild
+        await self.bot.tables.end(_channel(interaction), interaction.user.id,
+                                  can_manage=can_manage)
+        await reply(interaction, say(locale_of(interaction), "ended"))
+
+    @group.command(name="status", description="Show the table")
+    async def status(self, interaction: discord.Interaction) -> None:
+        table = self.bot.tables.get(_channel(interaction))
+        await reply(interaction, self.bot.publisher.summary(table))
+
+    @group.command(name="rules", description="The options of a preset")
+    @app_commands.describe(preset="Which preset (default: classic)")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def rules(self, interaction: discord.Interaction, preset: str = "classic") -> None:
+        try:
+            options = ruleset(preset).describe()
+        except EngineError as exc:
+            raise BotError("bad_rules", reason=exc.message) from None
+        lines = [f"**{preset}**"] + [f"`{k}` = {v or '—'}" for k, v in options
+                                     if k != "preset"]
+        await reply(interaction, "\n".join(lines))
+
+    # -- playing ------------------------------------------------------------------------------
+
+    @group.command(name="hand", description="Show your hand (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await open_panel(self.bot, interaction)
+
+    @group.command(name="play", description="Play cards: AS AS KS, ♠A ♠A ♠K, or card numbers")
+    @app_commands.describe(cards="The cards, or the numbers under your hand picture")
+    async def play(self, interaction: discord.Interaction, cards: str) -> None:
+        channel = _channel(interaction)
+        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
+        await self.bot.tables.play(channel, interaction.user.id, parse_play(cards, view))
+        await self._after_action(interaction, channel)
+
+    @group.command(name="declare", description="Declare trump with cards of your hand")
+    @app_commands.describe(cards="The cards to show, e.g. 2H 2H or SJ 7H 7H")
+    async def declare(self, interaction: discord.Interaction, cards: str) -> None:
+        channel = _channel(interaction)
+        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
+        await self.bot.tables.declare(channel, interaction.user.id, parse_play(cards, view))
+        await self._after_action(interaction, channel)
+
+    @group.command(name="bury", description="Bury the kitty (cards or numbers)")
+    async def bury(self, interaction: discord.Interaction, cards: str) -> None:
+        channel = _channel(interaction)
+        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
+        await self.bot.tables.bury(channel, interaction.user.id, parse_play(cards, view))
+        await self._after_action(interaction, channel)
+
+    @group.command(name="swap", description="changzhu: swap side cards for kitty trumps")
+    @app_commands.describe(give="Your side cards (empty: no swap)",
+                           take="Kitty trumps of the same ranks")
+    async def swap(self, interaction: discord.Interaction, give: str = "", take: str = ""
+                   ) -> None:
+        channel = _channel(interaction)
+        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
+        given = parse_play(give, view) if give.strip() else []
+        taken = parse_play(take, view) if take.strip() else []
+        await self.bot.tables.swap(channel, interaction.user.id, given, taken)
+        await self._after_action(interaction, channel)
+
+    @group.command(name="return", description="changzhu 回牌: give cards back after a stick")
+    async def give_back(self, interaction: discord.Interaction, cards: str) -> None:
+        channel = _channel(interaction)
+        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
+        await self.bot.tables.give_back(channel, interaction.user.id, parse_play(cards, view))
+        await self._after_action(interaction, channel)
+
+    async def _after_action(self, interaction: discord.Interaction, channel: int) -> None:
+        locale = locale_of(interaction)
+        notes = self.bot.publisher.take_private(channel, interaction.user.id)
+        await reply(interaction, "\n".join([say(locale, "done"), *notes]))
+
+    # -- autocomplete: the caller's own choices only ----------------------------------------
+
+    @play.autocomplete("cards")
+    async def play_cards(self, interaction: discord.Interaction, current: str
+                         ) -> list[app_commands.Choice[str]]:
+        return self._choices(interaction, current, play_choices)
+
+    @declare.autocomplete("cards")
+    async def declare_cards(self, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+        return self._choices(interaction, current, declaration_choices)
+
+    def _choices(self, interaction: discord.Interaction, current: str, source: Any
+                 ) -> list[app_commands.Choice[str]]:
+        try:
+            options = source(self.bot, _channel(interaction), interaction.user.id)
+        except BotError:
+            return []
+        wanted = current.strip().upper().replace(",", " ")
+        out = []
+        for cards in options:
+            value = format_cards(cards)
+            if wanted and not value.upper().startswith(wanted):
+                continue
+            out.append(app_commands.Choice(name=" ".join(c.pretty for c in cards)[:100],
+                                           value=value[:100]))
+            if len(out) == 25:
+                break
+        return out
+
+
+async def setup(bot: ShengjiBot) -> None:  # type: ignore[misc]
+    await bot.add_cog(Shengji(bot))
+

@@ -1,0 +1,106 @@
+"""Start the real bot process against the fake Discord, and play as a person would."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import AsyncIterator
+
+from tests.fakediscord import BotProcess, FakeChannel, FakeDiscord, FakeGuild, FakeUser
+
+ROOT = Path(__file__).resolve().parents[2]
+EPHEMERAL = 64
+FAST = {"SHENGJI_PAUSE_SCALE": "0.01", "SHENGJI_EDIT_INTERVAL": "0",
+        "SHENGJI_TURN_TIMER": "60"}
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    bot: BotProcess
+    guild: FakeGuild
+    channel: FakeChannel
+    db: Path
+    log: Path
+
+    async def restart(self) -> None:
+        """Kill the bot process (SIGKILL: no goodbye) and start it again on the same file."""
+        assert self.bot.proc is not None
+        self.bot.proc.kill()
+        await self.bot.proc.wait()
+        self.bot = BotProcess(self.fake, ["-m", "bot"], log_path=self.log.with_suffix(".2.log"),
+                              cwd=ROOT, extra_env=self.bot_env())
+        await self.bot.start()
+        await self.bot.wait_ready(timeout=30)
+
+    def bot_env(self) -> dict[str, str]:
+        return {**FAST, "SHENGJI_GUILD_ID": str(self.guild.id), "SHENGJI_DB": str(self.db)}
+
+
+@asynccontextmanager
+async def running_bot(tmp_path: Path, **fake_kwargs: object) -> AsyncIterator[World]:
+    fake = FakeDiscord(**fake_kwargs)  # type: ignore[arg-type]
+    await fake.start()
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "shengji")
+    world = World(fake, None, guild, channel, tmp_path / "db.sqlite3",  # type: ignore[arg-type]
+                  tmp_path / "bot.log")
+    world.bot = BotProcess(fake, ["-m", "bot"], log_path=world.log, cwd=ROOT,
+                           extra_env=world.bot_env())
+    try:
+        await world.bot.start()
+        await world.bot.wait_ready(timeout=30)
+        yield world
+    finally:
+        await world.bot.stop()
+        await fake.stop()
+
+
+def table_message(world: World):  # type: ignore[no-untyped-def]
+    """The public table message (the one with the bot's table buttons)."""
+    for message in reversed(world.fake.messages(world.channel)):
+        if any(cid.startswith("sj:") for cid in message.custom_ids()):
+            return message
+    raise LookupError("no table message")
+
+
+async def wait_until(predicate, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise TimeoutError("condition not met in time")
+        await asyncio.sleep(0.05)
+
+
+async def hand_numbers(world: World, user: FakeUser) -> list[str]:
+    """Open the private hand panel; the cards as numbered there ("1:♠A" → "♠A")."""
+    ix = await world.fake.slash(user, world.channel, "shengji", "hand")
+    await ix.wait_acked()
+    text = ix.message.content
+    return re.findall(r"\d+:(\S+)", text)
+
+
+async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
+    """If the table waits for ``user``, act as a person would; returns what was done."""
+    status = table_message(world).content
+    if f"{name} to play" in status:
+        choices = await world.fake.autocomplete(user, world.channel, "shengji", "play",
+                                                focused="cards", value="")
+        if not choices:
+            return None
+        ix = await world.fake.slash(user, world.channel, "shengji", "play",
+                                    cards=choices[0]["value"])
+        await ix.wait_acked()
+        return "play"
+    if f"{name} is burying" in status:
+        cards = await hand_numbers(world, user)
+        kitty = 8 if len(cards) > 25 else len(cards) - 25
+        ix = await world.fake.slash(user, world.channel, "shengji", "bury",
+                                    cards=" ".join(str(i) for i in range(1, kitty + 1)))
+        await ix.wait_acked()
+        return "bury"
+    return None
