@@ -25,29 +25,35 @@ class World:
     channel: FakeChannel
     db: Path
     log: Path
+    env: dict[str, str]
 
     async def restart(self) -> None:
         """Kill the bot process (SIGKILL: no goodbye) and start it again on the same file."""
         assert self.bot.proc is not None
         self.bot.proc.kill()
         await self.bot.proc.wait()
-        self.bot = BotProcess(self.fake, ["-m", "bot"], log_path=self.log.with_suffix(".2.log"),
+        sessions = len(self.fake.identify_payloads)
+        self.bot = BotProcess(self.fake, ["-m", "bot"], log_path=self.log.with_suffix(".again"),
                               cwd=ROOT, extra_env=self.bot_env())
         await self.bot.start()
+        await wait_until(lambda: len(self.fake.identify_payloads) > sessions, timeout=30)
         await self.bot.wait_ready(timeout=30)
 
     def bot_env(self) -> dict[str, str]:
-        return {**FAST, "SHENGJI_GUILD_ID": str(self.guild.id), "SHENGJI_DB": str(self.db)}
+        return {**FAST, "SHENGJI_GUILD_ID": str(self.guild.id), "SHENGJI_DB": str(self.db),
+                **self.env}
 
 
 @asynccontextmanager
-async def running_bot(tmp_path: Path, **fake_kwargs: object) -> AsyncIterator[World]:
-    fake = FakeDiscord(**fake_kwargs)  # type: ignore[arg-type]
+async def running_bot(tmp_path: Path, env: dict[str, str] | None = None
+                      ) -> AsyncIterator[World]:
+    """The bot (``python -m bot``) connected to a fresh fake; ``env`` adds settings."""
+    fake = FakeDiscord()
     await fake.start()
     guild = fake.add_guild("Friends")
     channel = fake.add_channel(guild, "shengji")
     world = World(fake, None, guild, channel, tmp_path / "db.sqlite3",  # type: ignore[arg-type]
-                  tmp_path / "bot.log")
+                  tmp_path / "bot.log", dict(env or {}))
     world.bot = BotProcess(fake, ["-m", "bot"], log_path=world.log, cwd=ROOT,
                            extra_env=world.bot_env())
     try:
@@ -104,3 +110,31 @@ async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
         await ix.wait_acked()
         return "bury"
     return None
+
+
+async def create_and_start(world: World, host: FakeUser, preset: str = "classic",
+                           others: tuple[FakeUser, ...] = ()) -> None:
+    """``host`` opens a table, ``others`` join with the button, the host presses Start."""
+    ix = await world.fake.slash(host, world.channel, "shengji", "create", preset=preset)
+    await ix.wait_acked()
+    await wait_until(lambda: has_table(world))
+    for user in others:
+        join = table_message(world).button("Join")
+        click = await world.fake.click(user, table_message(world), join["custom_id"])
+        await click.wait_acked()
+    start = table_message(world).button("Start")
+    click = await world.fake.click(host, table_message(world), start["custom_id"])
+    await click.wait_acked()
+    await wait_until(lambda: "My hand" in str(table_message(world).components))
+
+
+def has_table(world: World) -> bool:
+    try:
+        table_message(world)
+    except LookupError:
+        return False
+    return True
+
+
+def hand_over(world: World) -> bool:
+    return any("Attackers' total" in (m.content or "") for m in world.fake.messages(world.channel))

@@ -7,6 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.bot.harness import (
+    act_when_asked,
+    create_and_start,
+    hand_numbers,
+    hand_over,
+    running_bot,
+    table_message,
+    wait_until,
+)
 from tests.fakediscord import BotProcess, FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,25 +51,11 @@ pytestmark = pytest.mark.asyncio
 
 
 async def test_a_human_and_three_computers_play_a_full_hand(tmp_path: Path) -> None:
-    from tests.bot.harness import act_when_asked, running_bot, table_message, wait_until
-
     async with running_bot(tmp_path) as world:
         fake = world.fake
         alice = fake.add_user("Alice")
-        ix = await fake.slash(alice, world.channel, "shengji", "create", preset="classic")
-        await ix.wait_acked()
-        await wait_until(lambda: _has_table(world))
-        start = table_message(world).button("Start")
-        click = await fake.click(alice, table_message(world), start["custom_id"])
-        await click.wait_acked()
-        acted: list[str] = []
-        loop_end = asyncio.get_running_loop().time() + 120
-        while not any("Attackers' total" in (m.content or "") for m in fake.messages(world.channel)):
-            assert asyncio.get_running_loop().time() < loop_end, fake.describe_recent()
-            done = await act_when_asked(world, alice, "1. Alice")
-            if done:
-                acted.append(done)
-            await asyncio.sleep(0.05)
+        await create_and_start(world, alice)
+        acted = await play_until(world, lambda: hand_over(world), [(alice, "1. Alice")])
         public = " ".join(r.text() for r in fake.public_payloads(world.channel))
         # every one of Alice's turns was hers: no computer ever stood in for her
         assert acted.count("play") >= 6 and "is away" not in public
@@ -70,11 +65,80 @@ async def test_a_human_and_three_computers_play_a_full_hand(tmp_path: Path) -> N
     fake.assert_clean()
 
 
-def _has_table(world) -> bool:  # type: ignore[no-untyped-def]
-    from tests.bot.harness import table_message
+async def play_until(world, done, players) -> list[str]:  # type: ignore[no-untyped-def]
+    """Each (user, shown name) acts when asked, until ``done()``; what they did, in order."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 150
+    acted: list[str] = []
+    while not done():
+        assert loop.time() < end, world.fake.describe_recent()
+        for user, name in players:
+            did = await act_when_asked(world, user, name)
+            if did:
+                acted.append(did)
+        await asyncio.sleep(0.05)
+    return acted
 
-    try:
-        table_message(world)
-    except LookupError:
-        return False
-    return True
+
+async def test_four_humans_and_refused_input(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        users = [fake.add_user(n) for n in ("Alice", "Bob", "Carol", "Dan")]
+        stranger = fake.add_user("Eve")
+        await create_and_start(world, users[0], others=tuple(users[1:]))
+        players = [(u, f"{i + 1}. {u.name}") for i, u in enumerate(users)]
+
+        # a click from someone not seated is refused privately, and changes nothing
+        before = table_message(world).content
+        hand = table_message(world).button("My hand")
+        click = await fake.click(stranger, table_message(world), hand["custom_id"])
+        await click.wait_acked()
+        assert click.message.ephemeral and "not seated" in click.message.content
+
+        # wait for a play turn, then: out of turn, unreadable and illegal input
+        await play_until(world, lambda: " to play." in table_message(world).content, players)
+        status = table_message(world).content
+        mover = next(i for i, (_, name) in enumerate(players) if f"{name} to play" in status)
+        other = users[(mover + 1) % 4]
+        ix = await fake.slash(other, world.channel, "shengji", "play", cards="1")
+        await ix.wait_acked()
+        assert ix.message.ephemeral
+        assert f"It is not your turn: seat {mover + 1} plays now." in ix.message.content
+        ix = await fake.slash(users[mover], world.channel, "shengji", "play", cards="1S")
+        await ix.wait_acked()
+        assert "'1S' is not a card" in ix.message.content and ix.message.ephemeral
+        ix = await fake.slash(stranger, world.channel, "shengji", "play", cards="AS")
+        await ix.wait_acked()
+        assert "not seated" in ix.message.content
+        assert " to play." in table_message(world).content  # still waiting for the same move
+        del before
+
+        acted = await play_until(world, lambda: hand_over(world), players)
+        assert acted.count("play") >= 24  # four players, at least six tricks each
+        public = " ".join(r.text() for r in fake.public_payloads(world.channel))
+        assert "is away" not in public and "Your hand" not in public
+    fake.assert_clean()
+
+
+async def test_killed_mid_hand_the_game_goes_on_where_it_was(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice = fake.add_user("Alice")
+        await create_and_start(world, alice)
+        plays = 0
+        while plays < 3:
+            did = await act_when_asked(world, alice, "1. Alice")
+            plays += did == "play"
+            await asyncio.sleep(0.02)
+        hand_before = await hand_numbers(world, alice)
+        await world.restart()  # SIGKILL, then a new process on the same database
+        await wait_until(lambda: "1. Alice to play" in table_message(world).content, timeout=60)
+        # nothing was lost: Alice holds exactly what she held (only she plays her cards)
+        assert await hand_numbers(world, alice) == hand_before
+        # the old table message's buttons still work after the restart
+        button = table_message(world).button("My hand")
+        click = await fake.click(alice, table_message(world), button["custom_id"])
+        await click.wait_acked()
+        assert click.message.ephemeral and "Your hand" in click.message.content
+        await play_until(world, lambda: hand_over(world), [(alice, "1. Alice")])
+    fake.assert_clean()
