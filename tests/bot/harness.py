@@ -82,12 +82,17 @@ async def wait_until(predicate, timeout: float = 60.0) -> None:  # type: ignore[
         await asyncio.sleep(0.05)
 
 
-async def hand_numbers(world: World, user: FakeUser) -> list[str]:
-    """Open the private hand panel; the cards as numbered there ("1:♠A" → "♠A")."""
+async def panel(world: World, user: FakeUser) -> str:
+    """Open the private hand panel (``/shengji hand``); its text."""
     ix = await world.fake.slash(user, world.channel, "shengji", "hand")
     await ix.wait_acked()
-    text = ix.message.content
-    return re.findall(r"\d+:(\S+)", text)
+    assert ix.message.ephemeral
+    return ix.message.content
+
+
+async def hand_numbers(world: World, user: FakeUser) -> list[str]:
+    """The cards as numbered on the hand panel ("1:♠A" → "♠A")."""
+    return re.findall(r"\d+:(\S+)", await panel(world, user))
 
 
 async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
@@ -103,12 +108,17 @@ async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
         await ix.wait_acked()
         return "play"
     if f"{name} is burying" in status:
-        cards = await hand_numbers(world, user)
-        kitty = 8 if len(cards) > 25 else len(cards) - 25
+        found = re.search(r"Bury (\d+) cards", await panel(world, user))
+        assert found, "the panel says how many cards to bury"
+        kitty = int(found.group(1))
         ix = await world.fake.slash(user, world.channel, "shengji", "bury",
                                     cards=" ".join(str(i) for i in range(1, kitty + 1)))
         await ix.wait_acked()
         return "bury"
+    if f"{name} may swap" in status:
+        ix = await world.fake.slash(user, world.channel, "shengji", "swap")
+        await ix.wait_acked()
+        return "swap"
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -141,4 +142,64 @@ async def test_killed_mid_hand_the_game_goes_on_where_it_was(tmp_path: Path) -> 
         await click.wait_acked()
         assert click.message.ephemeral and "Your hand" in click.message.content
         await play_until(world, lambda: hand_over(world), [(alice, "1. Alice")])
+    fake.assert_clean()
+
+
+HIDDEN = {"SHENGJI_SEED": "18", "SHENGJI_PAUSE_SCALE": "0.3"}  # seat 1 can declare early
+
+
+async def _declare_hidden(world, user) -> str:  # type: ignore[no-untyped-def]
+    """Play the changzhu deal until ``user`` can declare; declare; return the reply."""
+    await create_and_start(world, user, preset="changzhu")
+    for _ in range(400):
+        choices = await world.fake.autocomplete(user, world.channel, "shengji", "declare",
+                                                focused="cards", value="")
+        if choices:
+            ix = await world.fake.slash(user, world.channel, "shengji", "declare",
+                                        cards=choices[0]["value"])
+            await ix.wait_acked()
+            return ix.message.content
+        await asyncio.sleep(0.05)
+    raise AssertionError("no declaration was offered")
+
+
+def _public_text(world) -> str:  # type: ignore[no-untyped-def]
+    return " ".join(r.text() + " ".join(a.description or "" for a in r.attachments)
+                    for r in world.fake.public_payloads(world.channel))
+
+
+async def test_hidden_declaration_is_told_by_dm_and_nowhere_public(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, env=HIDDEN) as world:
+        fake = world.fake
+        alice = fake.add_user("Alice")
+        answer = await _declare_hidden(world, alice)
+        assert "Done." in answer and "trump suit" not in answer
+        dm = await fake.wait_for(lambda r: r.kind == "dm" and r.user_id == alice.id)
+        match = re.search(r"the trump suit is (\S+?)\.", dm.content)
+        assert match, dm.content
+        suit = match.group(1)
+        # the channel sees that a declaration was made, with a joker, and nothing more
+        await wait_until(lambda: "declared" in table_message(world).content)
+        assert "face down" in table_message(world).content
+        # until the reveal, no public payload (text, buttons, alt text) names the suit
+        await play_until(world, lambda: "Trump: " in table_message(world).content,
+                         [(alice, "1. Alice")])
+        before_reveal = [r for r in fake.public_payloads(world.channel)
+                         if "Trump: " not in r.text()]
+        for record in before_reveal:
+            shown = record.text() + " ".join(a.description or "" for a in record.attachments)
+            assert suit not in shown, shown
+        assert f"Trump: {suit}" in table_message(world).content  # revealed after the kitty
+    fake.assert_clean()
+
+
+async def test_hidden_declaration_falls_back_to_a_private_reply_when_dms_are_closed(
+        tmp_path: Path) -> None:
+    async with running_bot(tmp_path, env=HIDDEN) as world:
+        fake = world.fake
+        alice = fake.add_user("Alice", blocks_dms=True)
+        answer = await _declare_hidden(world, alice)
+        assert "could not DM you" in answer and "the trump suit is" in answer
+        assert not fake.dms(alice)
+        assert "the trump suit is" not in _public_text(world)
     fake.assert_clean()
