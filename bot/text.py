@@ -90,6 +90,7 @@ EN: dict[str, str] = {
     "ev_played": "{name}: {cards}",
     "ev_throw_failed": "{name}'s throw {cards} fails: {forced} is played instead.",
     "ev_trick_won": "{name} wins the trick ({points} points).",
+    "ev_trick_won_ruff": "{name} ruffs with trumps and wins the trick ({points} points).",
     "ev_match_over": "Team {team} wins the match!",
     "ev_hand_started": "Hand {number} begins: {dealer} deals, level {level}.",
     "ev_away": "{name} is away: a computer plays for them until they are back.",
@@ -172,6 +173,7 @@ ZH: dict[str, str] = {
     "ev_played": "{name}：{cards}",
     "ev_throw_failed": "{name} 甩牌 {cards} 失败：改出 {forced}。",
     "ev_trick_won": "{name} 赢了这一轮（{points} 分）。",
+    "ev_trick_won_ruff": "{name} 毙牌，赢了这一轮（{points} 分）。",
     "ev_match_over": "{team} 队赢得比赛！",
     "ev_hand_started": "第 {number} 局开始：{dealer} 坐庄，打 {level}。",
     "ev_away": "{name} 暂离：由电脑代打，直到回来。",
@@ -271,7 +273,7 @@ def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str |
     elif kind == "hand_scored":
         result = params.get("result")
         return "\n".join(result.explain()) if result is not None else None
-    key = "ev_" + kind
+    key = "ev_" + kind + ("_ruff" if params.get("ruff") else "")
     if key not in EN:
         return None
     return say(locale, key, **params)

@@ -29,7 +29,7 @@ from engine.actions import (
 from engine.bidding import Declaration, check_override, parse_declaration, trump_of_card
 from engine.cards import Card, Rank, deck, format_cards, points
 from engine.errors import EngineError
-from engine.order import TrumpContext, TrumpSuit, trump_context
+from engine.order import TRUMP, TrumpContext, TrumpSuit, trump_context
 from engine.patterns import ChangzhuPlay
 from engine.plays import ClassicPlay, Lead, PlayRules
 from engine.rules import DeclarationStyle, KittyTaker, NoBid, PlayStyle, Ruleset
@@ -489,7 +489,8 @@ class Game:
         if self.team_of(winner) != self.team_of(phase.dealer):
             phase.attacker_points += pts
         phase.tricks.append((trick, winner, pts))
-        events = [event("trick_won", seat=winner, points=pts,
+        ruff = trick.lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
+        events = [event("trick_won", seat=winner, points=pts, ruff=ruff,
                         attacker_points=phase.attacker_points)]
         if phase.hands[winner]:
             phase.trick = Trick(winner)
