@@ -1,24 +1,80 @@
-"""Computer players for the tables: the bridge from a game to the engine's players.
+"""Computer players for the tables: the bridge from a table to ``engine.ai``.
 
-Until the engine's own computer players arrive (issue 5) every level plays random legal
-moves. Whatever plays, it decides from what its seat may know: legal moves come from
-``engine.legal``, which judges throws by the seat's own knowledge.
+The computer player is handed ``seat_view(game, seat)`` only: what a person in that
+seat would see. ``easy`` (the heuristic) runs inline; ``normal`` and ``hard`` (search)
+run in a worker process pool so the event loop keeps answering other tables. A decision
+that the engine would refuse (it should never happen) falls back to a random legal one,
+so a table never stalls.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 
-from engine.actions import Action, Declare
+from engine.actions import Action, Declare, Play
+from engine.ai import AiPool, choose, choose_cards
 from engine.cards import Card
+from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing
-from engine.legal import constructive_follow, legal_declarations
-from engine.order import TRUMP
+from engine.legal import check_play, legal_declarations
 from engine.simulate import random_action
+from engine.views import seat_view
+
+log = logging.getLogger(__name__)
+
+
+class EngineDeciders:
+    """``Deciders`` for the TableService, backed by ``engine.ai``."""
+
+    def __init__(self, pool: AiPool | None = None) -> None:
+        self.pool = pool
+
+    async def _choose(self, game: Game, seat: int, level: str, seed: int) -> Action | None:
+        view = seat_view(game, seat)
+        if level == "easy" or self.pool is None:
+            return choose(view, level, seed)
+        return await self.pool.choose(view, level, seed, loop=asyncio.get_running_loop())
+
+    async def decide(self, game: Game, seat: int, level: str, seed: int) -> Action:
+        action = await self._choose(game, seat, level, seed)
+        if isinstance(action, Play):
+            try:
+                check_play(game, seat, action.cards)
+            except EngineError as exc:
+                log.warning("computer player chose an illegal play (%s); playing at random",
+                            exc.code)
+                action = None
+        if action is None or isinstance(action, Declare):
+            action = random_action(game, random.Random(seed), declare_chance=0.0)
+        assert action is not None
+        return action
+
+    async def declaration(self, game: Game, seat: int, level: str, seed: int
+                          ) -> Declare | None:
+        if not isinstance(game.phase, Dealing):
+            return None
+        action = await self._choose(game, seat, "easy" if level == "easy" else level, seed)
+        return action if isinstance(action, Declare) else None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+
+
+def rank_plays(game: Game, seat: int, plays: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
+    """Legal plays, best first, for autocomplete and the hand panel: the heuristic
+    player's choice for this seat first (from the seat's own view), then the rest."""
+    if not plays or not isinstance(game.phase, Playing):
+        return plays
+    best = sorted(choose_cards(seat_view(game, seat), "easy", 0))
+    first = [p for p in plays if sorted(p) == best]
+    return first + [p for p in plays if sorted(p) != best]
 
 
 class RandomDeciders:
-    """Random legal decisions for the seat the game waits for."""
+    """Random legal decisions (tests that need fast, rule-only seat filling)."""
 
     def __init__(self, declare_chance: float = 0.05) -> None:
         self.declare_chance = declare_chance
@@ -35,23 +91,3 @@ class RandomDeciders:
             return None
         options = legal_declarations(game, seat)
         return Declare(seat, rng.choice(options)) if options else None
-
-
-def rank_plays(game: Game, seat: int, plays: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
-    """Legal plays, best first, for autocomplete and hints: on a lead, bigger combinations
-    and higher cards first; on a follow, the engine's constructive (cheapest legal) follow
-    first, then the rest from the strongest."""
-    phase = game.phase
-    if not isinstance(phase, Playing):
-        return plays
-    ctx = phase.ctx
-
-    def strength(cards: tuple[Card, ...]) -> tuple[int, int, int]:
-        top = max((ctx.eff[c.index] == TRUMP, ctx.strength[c.index]) for c in cards)
-        return (len(cards), int(top[0]), top[1])
-    if phase.trick.lead is None:
-        return sorted(plays, key=strength, reverse=True)
-    first = constructive_follow(game, phase.trick.lead, phase.hands[seat], ctx)
-    rest = sorted((p for p in plays if sorted(p) != sorted(first or ())), key=strength,
-                  reverse=True)
-    return ([first] if first in plays else []) + rest

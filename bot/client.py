@@ -8,9 +8,11 @@ from dataclasses import replace
 import discord
 from discord.ext import commands
 
-from bot.ai import RandomDeciders
+from bot.ai import EngineDeciders
+from engine.ai import AiPool
 from bot.config import Settings
 from bot.publisher import DiscordPublisher
+from bot.stats import LeaderboardButton, StatsService
 from bot.store import Store, open_store
 from bot.tables import TableService, TableSettings
 from bot.translator import ShengjiTranslator
@@ -25,6 +27,7 @@ class ShengjiBot(commands.Bot):
     store: Store
     tables: TableService
     publisher: DiscordPublisher
+    stats: StatsService
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intent is needed
@@ -38,9 +41,12 @@ class ShengjiBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await open_store(self.settings.database)
         self.publisher = DiscordPublisher(self, edit_interval=self.settings.edit_interval)
-        self.tables = TableService(self.store, self.publisher, RandomDeciders(),
+        self.stats = StatsService(self.store)
+        self.deciders = EngineDeciders(AiPool(workers=1))
+        self.tables = TableService(self.store, self.publisher, self.deciders,
                                    default_settings=self.default_table_settings,
-                                   seed=self.settings.seed)
+                                   seed=self.settings.seed, stats=self.stats)
+        self.add_dynamic_items(LeaderboardButton)  # leaderboard pages survive restarts
         await self.tree.set_translator(ShengjiTranslator())
         for name in EXTENSIONS:
             try:
@@ -55,6 +61,9 @@ class ShengjiBot(commands.Bot):
             await self.tree.sync()
         restored = await self.tables.restore()
         log.info("restored %d table(s)", len(restored))
+        counted = await self.stats.catch_up()
+        if counted:
+            log.info("counted %d hand(s) into player stats", counted)
         for table in restored:
             self.loop.create_task(self.publisher.refresh(table))
 
@@ -63,6 +72,8 @@ class ShengjiBot(commands.Bot):
             await self.tables.close()
         if hasattr(self, "store"):
             await self.store.close()
+        if hasattr(self, "deciders"):
+            self.deciders.close()
         await super().close()
 
     async def on_ready(self) -> None:

@@ -44,6 +44,7 @@ class DiscordPublisher:
         self.panels: dict[tuple[int, int], Callable[[], Any]] = {}
         self._flushing: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
+        self._latest: dict[int, Table] = {}
         self._lock: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # -- Publisher protocol ---------------------------------------------------------------------
@@ -71,16 +72,19 @@ class DiscordPublisher:
 
     def _schedule(self, table: Table) -> None:
         """Redraw soon; changes that arrive while a redraw runs get one more redraw."""
-        self._dirty.add(table.channel_id)
-        task = self._flushing.get(table.channel_id)
+        channel = table.channel_id
+        self._dirty.add(channel)
+        self._latest[channel] = table  # a new table in the channel replaces the old one
+        task = self._flushing.get(channel)
         if task is None or task.done():
-            self._flushing[table.channel_id] = asyncio.create_task(self._flush(table))
+            self._flushing[channel] = asyncio.create_task(self._flush(channel))
 
-    async def _flush(self, table: Table) -> None:
-        while table.channel_id in self._dirty:
+    async def _flush(self, channel_id: int) -> None:
+        while channel_id in self._dirty:
             if self.edit_interval:
                 await asyncio.sleep(self.edit_interval)
-            self._dirty.discard(table.channel_id)
+            self._dirty.discard(channel_id)
+            table = self._latest[channel_id]
             try:
                 await self.refresh(table)
             except Exception:  # noqa: BLE001 - a failed edit must not stop the game

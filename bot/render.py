@@ -84,6 +84,8 @@ def status_line(table: Table) -> str:
         return say(locale, "status_last_chance")
     if isinstance(phase, HandOver):
         return say(locale, "status_hand_over")
+    if isinstance(phase, MatchOver):  # the table is being closed right now
+        return say(locale, "status_match_over", team=phase.winner_team + 1)
     key = {"bury": "status_bury", "swap": "status_swap", "play": "status_play"}[phase.name]
     return say(locale, key, name=names[actor] if actor is not None else "?")
 

@@ -55,6 +55,7 @@ class TableSettings:
     last_chance: float = 8.0  # after the last card, before the deal closes
     hand_pause: float = 10.0  # between hands
     ai_pause: float = 0.8  # before a computer player acts
+    away_pause: float = 3.0  # an away player's turn: a short wait for them, then a computer
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
@@ -159,16 +160,26 @@ class Deciders(Protocol):
                           ) -> Declare | None: ...
 
 
+class StatsHooks(Protocol):
+    """Stats and ratings (bot/stats.py): is a match ranked; count a stored hand."""
+
+    async def ranked(self, guild_id: int, seats: Sequence[SeatRecord]) -> bool: ...
+
+    async def hand_recorded(self, match_id: int) -> None: ...
+
+
 class TableService:
     def __init__(self, store: Store, publisher: Publisher, deciders: Deciders, *,
-                 default_settings: TableSettings | None = None, seed: int | None = None
-                 ) -> None:
+                 default_settings: TableSettings | None = None, seed: int | None = None,
+                 stats: StatsHooks | None = None) -> None:
         self.store = store
         self.publisher = publisher
         self.deciders = deciders
         self.default_settings = default_settings or TableSettings()
+        self.stats = stats
         self.tables: dict[int, Table] = {}
         self._rng = random.Random(seed)  # a seed makes every deal repeatable (tests)
+        self._closing = False
 
     # -- start-up and shutdown ------------------------------------------------------------
 
@@ -208,6 +219,7 @@ class TableService:
         return table
 
     async def close(self) -> None:
+        self._closing = True
         for table in self.tables.values():
             if table.task:
                 table.task.cancel()
@@ -330,9 +342,10 @@ class TableService:
                 raise BotError("seats_empty")
             rules = table.rules
             seed = self._rng.randrange(2**62)
+            seats = [s.record() for s in table.seats if s is not None]
+            ranked = await self.stats.ranked(table.guild_id, seats) if self.stats else False
             table.match_id = await self.store.create_match(
-                table.guild_id, table.channel_id, seed, rules.to_dict(),
-                [s.record() for s in table.seats if s is not None])
+                table.guild_id, table.channel_id, seed, rules.to_dict(), seats, ranked=ranked)
             table.game = Game(rules, seed)
             table.status = "playing"
             table.since = time.monotonic()
@@ -443,6 +456,8 @@ class TableService:
                 last_winner = ev.seat
             elif ev.kind == "hand_scored":
                 await self.store.record_hand(_hand_record(table, ev, last_winner))
+                if self.stats:
+                    await self.stats.hand_recorded(table.match_id)
             elif ev.kind == "match_over":
                 table.status = "finished"
                 await self.store.finish_match(table.match_id, "finished", ev.get("team"))
@@ -481,10 +496,12 @@ class TableService:
         if actor is None:
             return None
         seat = table.seats[actor]
-        return s.ai_pause if seat is None or seat.is_ai or seat.away else s.turn_timer
+        if seat is None or seat.is_ai:
+            return s.ai_pause
+        return s.away_pause if seat.away else s.turn_timer
 
     async def _clock(self, table: Table) -> None:
-        while table.status == "playing":
+        while table.status == "playing" and not self._closing:
             due = self._due(table)
             table.wakeup.clear()
             if due is None:
@@ -492,7 +509,8 @@ class TableService:
             delay = table.since + due - time.monotonic()
             if delay > 0:
                 try:
-                    await asyncio.wait_for(table.wakeup.wait(), timeout=delay)
+                    async with asyncio.timeout(delay):  # (wait_for can swallow a cancel)
+                        await table.wakeup.wait()
                     continue  # something happened: look again
                 except TimeoutError:
                     pass

@@ -283,3 +283,97 @@ def _parse(text: str) -> list[Card]:
     from engine.cards import parse_cards
 
     return parse_cards(text)
+
+
+# -- stats (issue 7): leaderboards, stats, history, export, server settings --------------------
+
+EN.update({
+    "need_manage_server": "Only members with Manage Server can change the server settings.",
+    "no_match": "There is no match #{match} on this server.",
+    "match_in_play": "Match #{match} is still being played; it can be exported when it ends.",
+    "lb_bad_order": "Leaderboards are ordered by one of: {orders}.",
+    "lb_other_server": "That leaderboard belongs to another server.",
+    "lb_title_rating": "Leaderboard · rating",
+    "lb_title_wins": "Leaderboard · matches won",
+    "lb_title_levels": "Leaderboard · levels gained",
+    "lb_empty": "No ranked games have been played on this server yet.",
+    "lb_footer": "Page {page} of {pages} · {total} players · ranked play only",
+    "lb_line_rating": "**{pos}.** {name} — {rating} ({hands} hands)",
+    "lb_line_wins": "**{pos}.** {name} — {won} won of {played}",
+    "lb_line_levels": "**{pos}.** {name} — {levels} levels",
+    "btn_prev": "◀ Previous",
+    "btn_next": "Next ▶",
+    "btn_lb_rating": "By rating",
+    "btn_lb_wins": "By wins",
+    "btn_lb_levels": "By levels",
+    "stats_title": "{name} on this server",
+    "stats_none": "{name} has not played on this server yet.",
+    "stats_matches": "Matches: {played} played, {won} won, {abandoned} abandoned "
+                     "(ranked: {ranked_played} played, {ranked_won} won)",
+    "stats_defending": "Hands as dealer's team: {hands}, won {won}",
+    "stats_attacking": "Hands as attackers: {hands}, won {won}",
+    "stats_levels": "Levels gained: {levels}",
+    "stats_kitties": "Kitties captured: {kitties}",
+    "stats_rating": "Rating: {rating} (#{position} on this server; μ {mu}, σ {sigma}, "
+                    "{hands} ranked hands)",
+    "stats_unrated": "Rating: none yet (no ranked hand played).",
+    "history_empty": "{name} has no finished matches on this server.",
+    "history_title": "Recent matches of {name}:",
+    "history_line": "#{id} · {date} · with {partners} vs {opponents} · {result} · "
+                    "{hands} hand(s){levels}{ranked}",
+    "history_won": "won",
+    "history_lost": "lost",
+    "history_abandoned": "abandoned",
+    "history_ranked": " · ranked",
+    "export_ready": "Match #{match}: the seed, the rules and every action "
+                    "(format: docs/match-export.md).",
+    "settings_show": "Server settings for new tables:\npreset: {preset}\noptions: {options}\n"
+                     "turn timer: {timer} s\ncomputer players at ranked tables: {ranked}",
+    "yes": "yes",
+    "no": "no",
+})
+
+ZH.update({
+    "need_manage_server": "只有有“管理服务器”权限的成员可以修改服务器设置。",
+    "no_match": "这个服务器没有第 {match} 场比赛。",
+    "match_in_play": "第 {match} 场比赛还在进行中，结束后才能导出。",
+    "lb_bad_order": "排行榜的排序方式：{orders}。",
+    "lb_other_server": "这个排行榜属于另一个服务器。",
+    "lb_title_rating": "排行榜 · 等级分",
+    "lb_title_wins": "排行榜 · 胜场",
+    "lb_title_levels": "排行榜 · 升级数",
+    "lb_empty": "这个服务器还没有排位牌局。",
+    "lb_footer": "第 {page}/{pages} 页 · {total} 名玩家 · 只计排位",
+    "lb_line_rating": "**{pos}.** {name} — {rating}（{hands} 局）",
+    "lb_line_wins": "**{pos}.** {name} — {played} 场赢 {won} 场",
+    "lb_line_levels": "**{pos}.** {name} — 升 {levels} 级",
+    "btn_prev": "◀ 上一页",
+    "btn_next": "下一页 ▶",
+    "btn_lb_rating": "按等级分",
+    "btn_lb_wins": "按胜场",
+    "btn_lb_levels": "按升级数",
+    "stats_title": "{name} 在本服务器",
+    "stats_none": "{name} 还没有在本服务器玩过。",
+    "stats_matches": "比赛：{played} 场，赢 {won} 场，放弃 {abandoned} 场"
+                     "（排位：{ranked_played} 场，赢 {ranked_won} 场）",
+    "stats_defending": "坐庄方局数：{hands}，赢 {won}",
+    "stats_attacking": "抓分方局数：{hands}，赢 {won}",
+    "stats_levels": "升级数：{levels}",
+    "stats_kitties": "抠底次数：{kitties}",
+    "stats_rating": "等级分：{rating}（本服务器第 {position} 名；μ {mu}，σ {sigma}，"
+                    "{hands} 局排位）",
+    "stats_unrated": "等级分：暂无（还没有排位局）。",
+    "history_empty": "{name} 在本服务器没有结束的比赛。",
+    "history_title": "{name} 最近的比赛：",
+    "history_line": "#{id} · {date} · 搭档 {partners} 对 {opponents} · {result} · "
+                    "{hands} 局{levels}{ranked}",
+    "history_won": "胜",
+    "history_lost": "负",
+    "history_abandoned": "放弃",
+    "history_ranked": " · 排位",
+    "export_ready": "第 {match} 场比赛：种子、规则和每一步动作（格式见 docs/match-export.md）。",
+    "settings_show": "本服务器新牌桌的设置：\n规则：{preset}\n选项：{options}\n"
+                     "出牌时限：{timer} 秒\n电脑玩家可以坐排位桌：{ranked}",
+    "yes": "是",
+    "no": "否",
+})

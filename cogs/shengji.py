@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +15,14 @@ from bot.buttons import TableButton
 from bot.errors import BotError
 from bot.panels import declaration_choices, open_panel, play_choices
 from bot.render import parse_play
+from bot.stats import (
+    history_text,
+    leaderboard_embed,
+    leaderboard_view,
+    parse_option_text,
+    settings_text,
+    stats_embed,
+)
 from bot.tables import AI_LEVELS
 from bot.text import say
 from bot.tree import locale_of, reply
@@ -25,17 +35,6 @@ if TYPE_CHECKING:
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """``decks=3 throw_penalty=10`` → {"decks": "3", "throw_penalty": "10"}."""
-    out: dict[str, Any] = {}
-    for part in (text or "").replace(",", " ").split():
-        key, sep, value = part.partition("=")
-        if not sep or not key or not value:
-            raise BotError("bad_rules", reason=f"write options as name=value, not {part!r}")
-        out[key.strip()] = value.strip()
-    return out
 
 
 def _channel(interaction: discord.Interaction) -> int:
@@ -60,20 +59,23 @@ class Shengji(commands.Cog):
     # -- lobby --------------------------------------------------------------------------------
 
     @group.command(name="create", description="Open a table in this channel")
-    @app_commands.describe(preset="Which rules (default: classic)",
+    @app_commands.describe(preset="Which rules (default: the server's, else classic)",
                            options="Option overrides, e.g. decks=3 throw_penalty=10",
                            timer="Seconds per turn before a computer plays for you")
     @app_commands.choices(preset=PRESET_CHOICES)
-    async def create(self, interaction: discord.Interaction, preset: str = "classic",
+    async def create(self, interaction: discord.Interaction, preset: str | None = None,
                      options: str | None = None,
                      timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        server = await self.bot.stats.server_settings(interaction.guild_id or 0)
+        preset, chosen = server.rules_for(preset, parse_option_text(options))
         settings = self.bot.default_table_settings
-        if timer is not None:
-            settings = replace(settings, turn_timer=float(timer))
+        turn_timer = float(timer) if timer is not None else server.turn_timer
+        if turn_timer is not None:
+            settings = replace(settings, turn_timer=turn_timer)
         table = await self.bot.tables.create(
             channel_id=_channel(interaction), guild_id=interaction.guild_id or 0,
             user_id=interaction.user.id, name=interaction.user.display_name, preset=preset,
-            options=parse_options(options), locale=locale_of(interaction), settings=settings)
+            options=chosen, locale=locale_of(interaction), settings=settings)
         await reply(interaction, say(locale_of(interaction), "created", preset=table.preset))
 
     @group.command(name="join", description="Sit at this channel's table")
@@ -221,6 +223,86 @@ class Shengji(commands.Cog):
             if len(out) == 25:
                 break
         return out
+
+    # -- stats (issue 7) ------------------------------------------------------------------
+    # Leaderboards, stats, history, match export and server settings. The work is in
+    # bot/stats.py (StatsService); every query is confined to the caller's server.
+
+    _ORDER_CHOICES = [app_commands.Choice(name=name, value=name)
+                      for name in ("rating", "wins", "levels")]
+
+    @staticmethod
+    def _server(interaction: discord.Interaction) -> int:
+        """The caller's server: every stats query is confined to it."""
+        if interaction.guild_id is None:
+            raise BotError("no_table")
+        return interaction.guild_id
+
+    @group.command(name="leaderboard", description="This server's best players (ranked play)")
+    @app_commands.describe(order="rating (default), wins, or levels gained")
+    @app_commands.choices(order=_ORDER_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, order: str = "rating"
+                          ) -> None:
+        locale = locale_of(interaction)
+        page = await self.bot.stats.leaderboard(self._server(interaction), order, 0)
+        await reply(interaction, embed=leaderboard_embed(page, locale),
+                    view=leaderboard_view(page, locale))
+
+    @group.command(name="stats", description="A player's record on this server")
+    @app_commands.describe(user="Whose (default: yours)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None
+                    ) -> None:
+        target = user or interaction.user
+        found = await self.bot.stats.stats(self._server(interaction), target.id)
+        await reply(interaction, embed=stats_embed(found, target.display_name,
+                                                   locale_of(interaction)))
+
+    @group.command(name="history", description="Recent matches, partners and results")
+    @app_commands.describe(user="Whose (default: yours)")
+    async def history(self, interaction: discord.Interaction, user: discord.User | None = None
+                      ) -> None:
+        target = user or interaction.user
+        entries = await self.bot.stats.history(self._server(interaction), target.id)
+        await reply(interaction, history_text(entries, target.display_name,
+                                              locale_of(interaction)))
+
+    @group.command(name="export", description="Download a finished match (seed, rules, actions)")
+    @app_commands.describe(match="The match number (see /shengji history)")
+    async def export(self, interaction: discord.Interaction,
+                     match: app_commands.Range[int, 1, 2**53]) -> None:
+        document = await self.bot.stats.export(self._server(interaction), match)
+        data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
+        await reply(interaction, say(locale_of(interaction), "export_ready", match=match),
+                    file=discord.File(io.BytesIO(data), filename=f"shengji-match-{match}.json"))
+
+    @group.command(name="settings", description="Defaults for new tables (Manage Server)")
+    @app_commands.describe(preset="Default preset", options="Default options for it "
+                           "(e.g. decks=3 level_ranks=K,A; '-' clears)",
+                           timer="Default seconds per turn",
+                           computers_ranked="May computer players sit at ranked tables?",
+                           reset="Back to the bot's defaults first")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def settings(self, interaction: discord.Interaction, preset: str | None = None,
+                       options: str | None = None,
+                       timer: app_commands.Range[int, 10, 3600] | None = None,
+                       computers_ranked: bool | None = None, reset: bool = False) -> None:
+        guild = self._server(interaction)
+        changing = reset or any(v is not None for v in (preset, options, timer,
+                                                         computers_ranked))
+        if changing:
+            member = interaction.user
+            if not (isinstance(member, discord.Member) and member.guild_permissions.manage_guild):
+                raise BotError("need_manage_server")
+            current = await self.bot.stats.update_settings(
+                guild, preset=preset, options=options,
+                turn_timer=None if timer is None else float(timer),
+                computers_ranked=computers_ranked, reset=reset)
+        else:
+            current = await self.bot.stats.server_settings(guild)
+        await reply(interaction, settings_text(current, self.bot.default_table_settings.turn_timer,
+                                               locale_of(interaction)))
+
+    # -- end of stats (issue 7) -----------------------------------------------------------
 
 
 async def setup(bot: ShengjiBot) -> None:  # type: ignore[misc]

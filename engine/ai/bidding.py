@@ -1,0 +1,185 @@
+"""Decisions outside card play: declaring (亮主), 回牌, burying the kitty, the changzhu swap.
+
+All of them read the seat's ``SeatView`` only.
+
+* Declare when the suit the seat would make trump holds clearly more of its cards than
+  that suit's share of the deck (a strong holding); override only an opponent, and only
+  with a declaration the seat can be sure is stronger (a hidden pair of jokers counts as
+  big jokers). At the last chance a plain majority is enough.
+* 回牌: give back the weakest permanent trump and the least useful side cards.
+* Bury: keep trumps, pairs, aces and points; bury the short side suits first (voids to
+  ruff with), low cards first.
+* Swap: take every trump-suit card of the kitty that a side card of the same rank pays for.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+from engine.bidding import CHANGZHU_TIERS, Declaration, check_override, parse_declaration
+from engine.cards import Card, Rank, deck
+from engine.errors import EngineError
+from engine.order import TRUMP, TrumpContext, trump_context
+from engine.rules import DeclarationStyle, Ruleset
+from engine.views import DeclarationView, SeatView
+
+Cards = tuple[Card, ...]
+
+
+# -- declaring ------------------------------------------------------------------------------
+
+def _standing(view: SeatView, rules: Ruleset) -> Declaration | None:
+    """The standing declaration as strong as this seat must assume it to be."""
+    seen: DeclarationView | None = view.standing
+    if seen is None:
+        return None
+    assert view.level is not None
+    if len(seen.cards) == seen.size:
+        return parse_declaration(seen.seat, seen.cards, view.level, rules)
+    if seen.kind in CHANGZHU_TIERS:
+        strength: tuple[int, ...] = (CHANGZHU_TIERS[seen.kind],)
+    elif seen.kind == "jokers":
+        strength = (1, seen.size, 1)
+    else:
+        strength = (0, seen.size, 0)
+    return Declaration(seen.seat, (), None, seen.kind, strength)
+
+
+def _declarations(hand: Sequence[Card], level: Rank, rules: Ruleset) -> list[Cards]:
+    counts = Counter(hand)
+    out: list[Cards] = []
+    jokers = [c for c in counts if c.is_joker]
+    if rules.declaration is DeclarationStyle.JOKER_AND_PAIR:
+        pairs = [c for c, n in counts.items() if not c.is_joker and n >= 2]
+        for joker in jokers:
+            for k in range(1, min(2, counts[joker]) + 1):
+                out += [(joker,) * k + (p, p) for p in pairs]
+                out += [(joker,) * k + (a, a, b, b) for a, b in combinations(pairs, 2)
+                        if a.suit == b.suit]
+        return out
+    ctx = trump_context(level, None, suits=rules.suits)
+    groups: dict[int, list[Card]] = {}
+    for card in hand:
+        if card.is_joker or card.rank == level:
+            groups.setdefault(ctx.ident[card.index], []).append(card)
+    for cards in groups.values():
+        for k in range(2 if cards[0].is_joker else 1, len(cards) + 1):
+            out.append(tuple(cards[:k]))
+    return out
+
+
+def _trump_share(hand: Sequence[Card], ctx: TrumpContext, rules: Ruleset) -> tuple[float, float]:
+    """(share of the hand that would be trump, that share in a whole deck)."""
+    mine = sum(1 for c in hand if ctx.is_trump(c)) / max(1, len(hand))
+    full = deck(1)
+    base = sum(1 for c in full if ctx.is_trump(c)) / len(full)
+    return mine, base
+
+
+def choose_declaration(view: SeatView) -> Cards | None:
+    rules = view.rules
+    assert rules is not None and view.seat is not None and view.level is not None
+    seat = view.seat
+    hand = view.hand
+    if view.pending_return is not None or len(hand) < 5:
+        return None
+    standing = _standing(view, rules)
+    if standing is not None and standing.seat % 2 == seat % 2:
+        return None  # our side's declaration stands: never fight a partner or oneself
+    last_chance = view.cards_to_deal == 0
+    margin = 0.0 if last_chance else 0.06
+    if standing is not None:
+        margin += 0.03
+    best: tuple[float, int, Cards] | None = None
+    for cards in _declarations(hand, view.level, rules):
+        try:
+            decl = parse_declaration(seat, cards, view.level, rules)
+            check_override(decl, standing, rules)
+        except EngineError:
+            continue
+        ctx = trump_context(view.level, decl.trump, frozenset(rules.permanent_trumps),
+                            rules.suits)
+        mine, base = _trump_share(hand, ctx, rules)
+        if mine >= base + margin:
+            key = (mine, len(cards), cards)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    return best[2] if best is not None else None
+
+
+# -- 回牌 -----------------------------------------------------------------------------------
+
+def _guess_ctx(view: SeatView, rules: Ruleset) -> TrumpContext:
+    """The trump context when the seat knows it, else one with no trump suit (jokers,
+    level and permanent trumps only, which are trump whatever the suit)."""
+    if view.ctx is not None:
+        return view.ctx
+    assert view.level is not None
+    return trump_context(view.level, None, frozenset(rules.permanent_trumps), rules.suits)
+
+
+def choose_return(view: SeatView, count: int) -> Cards:
+    rules = view.rules
+    assert rules is not None and view.standing is not None
+    ctx = _guess_ctx(view, rules)
+    free = list(view.hand)
+    for card in view.standing.cards:
+        free.remove(card)
+    permanent = set(rules.permanent_trumps)
+    perms = sorted((c for c in free if c.is_joker or c.rank in permanent),
+                   key=lambda c: (ctx.strength[c.index], c.points))
+    first = perms[0]
+    free.remove(first)
+    rest = sorted(free, key=lambda c: _bury_key(c, free, ctx))
+    return (first, *rest[: count - 1])
+
+
+# -- burying --------------------------------------------------------------------------------
+
+def _bury_key(card: Card, hand: Sequence[Card], ctx: TrumpContext) -> tuple[int, ...]:
+    eff = ctx.eff
+    suit = eff[card.index]
+    if suit == TRUMP:
+        return (9, ctx.strength[card.index])
+    same = [c for c in hand if eff[c.index] == suit]
+    in_pair = sum(1 for c in same if ctx.ident[c.index] == ctx.ident[card.index]) >= 2
+    is_ace = ctx.strength[card.index] == len(ctx.tiers[suit]) - 1
+    return (int(in_pair) + int(is_ace), card.points, len(same), ctx.strength[card.index])
+
+
+def choose_bury(view: SeatView) -> Cards:
+    rules = view.rules
+    assert rules is not None
+    ctx = _guess_ctx(view, rules)
+    hand = list(view.hand)
+    order = sorted(hand, key=lambda c: _bury_key(c, hand, ctx))
+    return tuple(order[: rules.kitty_size])
+
+
+# -- changzhu swap ---------------------------------------------------------------------------
+
+def choose_swap(view: SeatView) -> tuple[Cards, Cards]:
+    """(give, take): side cards of the hand for the kitty's trump-suit cards, rank for rank."""
+    rules = view.rules
+    ctx = view.ctx
+    assert rules is not None
+    if ctx is None:
+        return (), ()
+    permanent = set(rules.permanent_trumps)
+    spare = [c for c in view.hand if not ctx.is_trump(c)]
+    spare.sort(key=lambda c: (c.points, ctx.strength[c.index]))
+    give: list[Card] = []
+    take: list[Card] = []
+    for card in view.kitty:
+        if not ctx.is_trump(card) or card.is_joker or card.rank in permanent \
+                or card.rank == ctx.level:
+            continue
+        match = next((c for c in spare if c.rank == card.rank), None)
+        if match is not None:
+            spare.remove(match)
+            give.append(match)
+            take.append(card)
+    return tuple(give), tuple(take)
+

@@ -1,0 +1,161 @@
+"""What one seat knows in the play phase, read from its ``SeatView`` only, and worlds
+sampled from it (determinization).
+
+Known: the seat's hand, every card played (so the multiset of unseen cards), the kitty
+if the seat buried it, each seat's hand size, the voids each seat has shown (a seat that
+played fewer cards of the led effective suit than were led holds none of it), and the
+declared cards that were shown face up (still held by the declarer unless played, when
+the declarer did not bury a kitty they might be in). A sampled world deals the unseen
+cards to the other seats (and the kitty, when the seat did not bury it) at random,
+respecting all of that.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.cards import ALL_CARDS, Card
+from engine.game import play_rules_for
+from engine.order import TrumpContext
+from engine.plays import PlayRules
+from engine.rules import Ruleset
+from engine.views import SeatView
+
+from engine.ai.table import PlayState
+
+
+@dataclass
+class Knowledge:
+    view: SeatView
+    rules: Ruleset
+    prules: PlayRules
+    ctx: TrumpContext
+    seat: int
+    unseen: Counter[Card]
+    voids: list[set[int]]
+    kitty_known: bool
+    fixed: dict[int, list[Card]]  # seat -> unseen cards known to be in its hand
+
+    @classmethod
+    def from_view(cls, view: SeatView) -> Knowledge:
+        assert view.seat is not None and view.rules is not None and view.ctx is not None
+        rules = view.rules
+        ctx = view.ctx
+        seat = view.seat
+        players = view.players
+        seen: Counter[Card] = Counter(view.hand)
+        voids: list[set[int]] = [set() for _ in range(players)]
+        played_by: list[Counter[Card]] = [Counter() for _ in range(players)]
+        eff = ctx.eff
+        for plays in [t[0] for t in view.tricks] + [view.trick]:
+            if not plays:
+                continue
+            suit = eff[plays[0][1][0].index]
+            size = len(plays[0][1])
+            for who, cards in plays:
+                seen.update(cards)
+                played_by[who].update(cards)
+                if sum(1 for c in cards if eff[c.index] == suit) < size:
+                    voids[who].add(suit)
+        kitty_known = view.kitty_taker == seat
+        if kitty_known:
+            seen.update(view.kitty)
+        total = Counter({c: rules.decks for c in ALL_CARDS})
+        unseen = total - seen
+        fixed: dict[int, list[Card]] = {}
+        standing = view.standing
+        if standing is not None and standing.cards and standing.seat != seat \
+                and standing.seat != view.kitty_taker:
+            left = Counter(unseen)
+            held: list[Card] = []
+            for card, n in Counter(standing.cards).items():
+                k = min(n - played_by[standing.seat][card], left[card])
+                if k > 0:
+                    held += [card] * k
+                    left[card] -= k
+            held = held[: view.hand_sizes[standing.seat]]
+            if held:
+                fixed[standing.seat] = held
+        return cls(view, rules, play_rules_for(rules), ctx, seat, unseen, voids, kitty_known,
+                   fixed)
+
+    # -- sampling -------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+        """Hands of every seat and the kitty, consistent with this knowledge."""
+        view = self.view
+        players = view.players
+        seat = self.seat
+        kitty_slot = players  # index of the kitty among the slots
+        capacity = [view.hand_sizes[s] if s != seat else 0 for s in range(players)]
+        capacity.append(0 if self.kitty_known else self.rules.kitty_size)
+        pool = Counter(self.unseen)
+        base: list[list[Card]] = [[] for _ in range(players + 1)]
+        for who, cards in self.fixed.items():
+            base[who] = list(cards)
+            capacity[who] -= len(cards)
+            pool.subtract(cards)
+        cards = list(pool.elements())
+        eff = self.ctx.eff
+        allowed_by_suit: dict[int, list[int]] = {}
+        for card in cards:
+            suit = eff[card.index]
+            if suit not in allowed_by_suit:
+                allowed_by_suit[suit] = [s for s in range(players + 1)
+                                         if capacity[s] > 0 and
+                                         (s == kitty_slot or suit not in self.voids[s])]
+        for attempt in range(30):
+            respect_voids = attempt < 29
+            rng.shuffle(cards)
+            order = sorted(cards, key=lambda c: len(allowed_by_suit[eff[c.index]])) \
+                if respect_voids else cards
+            left = list(capacity)
+            slots = [list(h) for h in base]
+            ok = True
+            for card in order:
+                options = allowed_by_suit[eff[card.index]] if respect_voids else \
+                    [s for s in range(players + 1) if capacity[s] > 0]
+                weights = [left[s] for s in options]
+                total = sum(weights)
+                if total == 0:
+                    ok = False
+                    break
+                pick = rng.randrange(total)
+                for s, w in zip(options, weights):
+                    if pick < w:
+                        break
+                    pick -= w
+                slots[s].append(card)
+                left[s] -= 1
+            if ok:
+                break
+        hands = slots[:players]
+        hands[seat] = list(view.hand)
+        kitty = list(view.kitty) if self.kitty_known else slots[kitty_slot]
+        return hands, kitty
+
+    def world(self, rng: random.Random) -> PlayState:
+        """A sampled world as a ``PlayState`` at the current moment of the trick."""
+        hands, kitty = self.sample(rng)
+        view = self.view
+        assert view.dealer is not None and view.kitty_taker is not None
+        trick = list(view.trick)
+        leader = trick[0][0] if trick else view.turn
+        assert leader is not None
+        remaining = PlayState.tally(kitty + [c for hand in hands for c in hand], self.ctx)
+        state = PlayState(self.rules, self.prules, self.ctx, view.dealer, view.kitty_taker,
+                          hands, kitty, leader, view.attacker_points,
+                          remaining=remaining, voids=[set(v) for v in self.voids])
+        if trick:
+            lead = self.prules.lead(trick[0][1], self.ctx)
+            state.lead = lead
+            state.plays = [(s, tuple(c)) for s, c in trick]
+            best, best_key = 0, self.prules.play_key(lead, trick[0][1], self.ctx)
+            for i, (_, cards) in enumerate(trick[1:], 1):
+                key = self.prules.play_key(lead, cards, self.ctx)
+                if key is not None and (best_key is None or key > best_key):
+                    best, best_key = i, key
+            state.best, state.best_key = best, best_key
+        return state

@@ -1,0 +1,120 @@
+"""The computer player's one entry point: ``choose(view, level, seed) -> Action | None``.
+
+``view`` is the seat's ``SeatView`` (never the game): a computer player knows exactly
+what a human in that seat would. The result is the seat's decision now, or None when the
+seat has nothing to decide (not its turn; during the deal: it does not declare now).
+Dealing, ``EndDeal`` and ``NextHand`` are the table's clock, never a seat's decision.
+
+Levels: ``easy`` plays the heuristic; ``normal`` and ``hard`` search card play
+(determinized Monte Carlo, ``engine.ai.search``) with a small and a larger budget; all
+levels share the heuristic for declaring, 回牌, burying and the swap.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import random
+
+from engine.actions import Action, Bury, Declare, Play, ReturnCards, SwapKitty
+from engine.errors import EngineError
+from engine.game import Game
+from engine.legal import check_play, constructive_follow, legal_plays
+from engine.views import SeatView
+
+from engine.ai.bidding import choose_bury, choose_declaration, choose_return, choose_swap
+from engine.ai.knowledge import Knowledge
+from engine.ai.policy import choose_play
+from engine.ai.search import Budget, search_play
+from engine.ai.table import Cards
+
+log = logging.getLogger(__name__)
+
+
+class Level(enum.Enum):
+    EASY = "easy"  # the heuristic
+    NORMAL = "normal"  # search, small budget
+    HARD = "hard"  # search, larger budget
+
+
+#: Search budgets per level: worlds sampled × plays compared, and a time cap (seconds)
+#: that only bites under load (p95 stays under a second on one core).
+BUDGETS: dict[Level, Budget] = {
+    Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=0.3),
+    Level.HARD: Budget(worlds=30, candidates=6, time_limit=0.8, extra_worlds=40),
+}
+
+#: Plays the AI produced that the engine refused (replaced by a legal one). Stays 0.
+refused_plays = 0
+
+
+def choose(view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
+           budget: Budget | None = None) -> Action | None:
+    """The seat's decision now (None: nothing to decide). Deterministic for a given
+    view, level and seed, unless the budget's time limit cuts a search short."""
+    level = Level(level)
+    seat = view.seat
+    if seat is None or view.rules is None:
+        return None
+    phase = view.phase
+    if phase == "deal":
+        pending = view.pending_return
+        if pending is not None:
+            sticker, _, count = pending
+            return ReturnCards(seat, choose_return(view, count)) if sticker == seat else None
+        cards = choose_declaration(view)
+        return Declare(seat, cards) if cards else None
+    if view.turn != seat:
+        return None
+    if phase == "bury":
+        return Bury(seat, choose_bury(view))
+    if phase == "swap":
+        give, take = choose_swap(view)
+        return SwapKitty(seat, give, take)
+    if phase == "play":
+        return Play(seat, choose_cards(view, level, seed, budget=budget))
+    return None
+
+
+def choose_cards(view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
+                 budget: Budget | None = None) -> Cards:
+    """The cards to play now (the view must be the seat's turn in the play phase)."""
+    level = Level(level)
+    rng = random.Random(seed)
+    knowledge = Knowledge.from_view(view)
+    if level is Level.EASY and budget is None:
+        cards = choose_play(knowledge.world(rng), knowledge.seat)
+    else:
+        cards = search_play(knowledge, rng, budget or BUDGETS[level])
+    return _checked(knowledge, cards, rng)
+
+
+def _checked(knowledge: Knowledge, cards: Cards, rng: random.Random) -> Cards:
+    """``cards`` if the engine accepts them from this seat, else a legal play (logged)."""
+    global refused_plays
+    view = knowledge.view
+    assert view.seat is not None and view.level is not None and view.dealer is not None
+    hands, kitty = knowledge.sample(rng)
+    trick = [(s, c) for s, c in view.trick]
+    game = Game.from_position(knowledge.rules, level=view.level, hands=hands,
+                              trump=knowledge.ctx.trump, dealer=view.dealer,
+                              leader=trick[0][0] if trick else view.turn, kitty=kitty,
+                              attacker_points=view.attacker_points, trick=trick,
+                              taker=view.kitty_taker)
+    try:
+        check_play(game, view.seat, cards)
+        return cards
+    except EngineError as exc:
+        refused_plays += 1
+        log.warning("AI play %s refused (%s); playing a legal one instead", cards, exc.code)
+    phase = game.phase
+    lead = phase.trick.lead  # type: ignore[union-attr]
+    if lead is not None:
+        found = constructive_follow(game, lead, view.hand, knowledge.ctx)
+        if found is not None:
+            try:
+                check_play(game, view.seat, found)
+                return found
+            except EngineError:
+                pass
+    return legal_plays(game, view.seat)[0]

@@ -1,0 +1,384 @@
+"""The heuristic player's card play (the ``easy`` level, and the play-out policy of search).
+
+A policy looks at a ``PlayState`` from one seat: its own hand, the cards not yet played
+(so: which cards it has not seen), the voids every seat has shown, the trick so far and
+the points. It never reads another seat's hand. ``candidates`` returns plays best first;
+the heuristic plays the first, search evaluates the first few.
+
+Leading: cash sure winners (tractors, pairs, sure throws, then top singles) in suits no
+opponent can ruff, lead into a partner's void, otherwise lead low from short side suits
+(never points if it can be helped). Following: feed points to a partner whose play is
+sure to win, win a trick cheaply when last or when it is worth points, ruff point tricks
+with the lowest trump that wins, otherwise throw the least valuable card, keeping trumps.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.legal import constructive_follow, legal_follows, sure_throws
+from engine.order import TRUMP
+from engine.patterns import ChangzhuPlay
+from engine.plays import Lead
+from engine.shapes import (
+    Holding,
+    Unit,
+    _candidates,
+    decompose,
+    fill_units,
+    holding_of,
+    unbeatable_by,
+    unit_cards,
+)
+
+from engine.ai.table import Cards, PlayState, play_key
+
+
+class _RulesOnly:
+    """What ``engine.legal``'s follow helpers read of a game: its play rules only."""
+
+    def __init__(self, state: PlayState) -> None:
+        self.play_rules = state.prules
+
+
+def choose_play(state: PlayState, seat: int) -> Cards:
+    return candidates(state, seat, limit=1)[0]
+
+
+def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
+    """Plays for ``seat`` (whose turn it is), best first, at most ``limit``, all legal."""
+    if state.lead is None:
+        ranked = _lead_candidates(state, seat)
+    else:
+        ranked = _follow_candidates(state, seat)
+    out: list[Cards] = []
+    seen: set[tuple[int, ...]] = set()
+    for cards in ranked:
+        key = tuple(sorted(c.index for c in cards))
+        if key not in seen:
+            seen.add(key)
+            out.append(cards)
+            if len(out) >= limit:
+                break
+    return out
+
+
+# -- knowledge helpers ------------------------------------------------------------------
+
+class _Outstanding(dict[int, Holding]):
+    """Lazily, per effective suit: the cards a seat has not seen."""
+
+    def __init__(self, state: PlayState, seat: int) -> None:
+        super().__init__()
+        self.state = state
+        self.seat = seat
+
+    def __missing__(self, suit: int) -> Holding:
+        found = self.state.outstanding(self.seat, suit)
+        self[suit] = found
+        return found
+
+    def get(self, suit: int, default: object = None) -> Holding:  # type: ignore[override]
+        return self[suit]
+
+
+def _opponents(state: PlayState, seat: int) -> list[int]:
+    return [s for s in range(state.players) if s % 2 != seat % 2]
+
+
+def _still_to_play(state: PlayState, seat: int) -> list[int]:
+    """Seats after ``seat`` in the current trick."""
+    n = state.players
+    done = len(state.plays) + 1
+    return [(seat + k) % n for k in range(1, n - done + 1)]
+
+
+def _dump_key(card: Card, state: PlayState, suit_len: Counter[int]) -> tuple[int, int, int, int]:
+    e = state.ctx.eff[card.index]
+    return (int(e == TRUMP), card.points, state.ctx.strength[card.index], suit_len[e])
+
+
+def _feed_key(card: Card, state: PlayState, suit_len: Counter[int]) -> tuple[int, int, int]:
+    e = state.ctx.eff[card.index]
+    return (int(e == TRUMP), -card.points, state.ctx.strength[card.index])
+
+
+def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit: int,
+            out: dict[int, Holding]) -> bool:
+    """Would a play of strength ``key`` in effective suit ``suit`` keep the trick against
+    the opponents still to play after ``seat``, as far as ``seat`` can tell?"""
+    lead = state.lead
+    assert lead is not None
+    if key is None:
+        return False
+    later = [s for s in _still_to_play(state, seat) if s % 2 != seat % 2]
+    if not later:
+        return True
+    first = lead.units[0]
+    probe = Unit(first.width, first.length, key[2], ())
+    voids = state.voids
+    trumps_out = bool(out.get(TRUMP))
+    for opp in later:
+        void_led = lead.suit in voids[opp]
+        if suit == lead.suit:
+            if not void_led and not unbeatable_by(probe, out.get(suit, {}), state.ctx):
+                return False
+            if suit != TRUMP and void_led and trumps_out and TRUMP not in voids[opp]:
+                return False
+        else:  # a ruff: beaten only by a higher ruff from someone also void
+            if void_led and TRUMP not in voids[opp] and \
+                    not unbeatable_by(probe, out.get(TRUMP, {}), state.ctx):
+                return False
+    return True
+
+
+# -- leading ------------------------------------------------------------------------------
+
+def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
+    ctx = state.ctx
+    hand = state.hands[seat]
+    eff = ctx.eff
+    strength = ctx.strength
+    changzhu = isinstance(state.prules, ChangzhuPlay)
+    max_width = 2 if changzhu else state.rules.max_width
+    out = _Outstanding(state, seat)
+    opps = _opponents(state, seat)
+    partner = (seat + 2) % state.players
+    voids = state.voids
+    trumps_out = bool(out.get(TRUMP))
+    by_suit: dict[int, list[Card]] = {}
+    for card in hand:
+        by_suit.setdefault(eff[card.index], []).append(card)
+    scored: list[tuple[float, int, Cards]] = []
+    order = 0
+
+    def add(score: float, cards: Cards) -> None:
+        nonlocal order
+        order += 1
+        scored.append((score, -order, cards))
+
+    few_left = len(hand) <= 4
+    for suit, cards in by_suit.items():
+        other = out.get(suit, {})
+        side = suit != TRUMP
+        ruff_risk = side and trumps_out and any(
+            suit in voids[o] and TRUMP not in voids[o] for o in opps)
+        partner_ruffs = side and suit in voids[partner] and TRUMP not in voids[partner] \
+            and not ruff_risk
+        units = decompose(cards, ctx, max_width)
+        winners = [u for u in units if unbeatable_by(u, other, ctx)]
+        for unit in winners:
+            ucards = unit_cards(unit, cards, ctx)
+            score = 60 + 8 * unit.size + sum(c.points for c in ucards) / 2
+            if not side:
+                score -= 12 if not few_left else 0
+            if ruff_risk:
+                score -= 55
+            add(score, ucards)
+        if not changzhu and not ruff_risk and len(winners) >= 2:
+            throws = sure_throws(cards, other, ctx, max_width)
+            if throws:
+                throw = throws[0]
+                add(72 + 5 * len(throw) + sum(c.points for c in throw) / 2
+                    - (15 if not side else 0), throw)
+        for unit in units:  # structure that is not a sure winner still forces pairs out
+            if unit.size >= 2 and unit not in winners:
+                ucards = unit_cards(unit, cards, ctx)
+                pts = sum(c.points for c in ucards)
+                add(28 + 4 * unit.size - 2 * pts - (10 if not side else 0), ucards)
+        low = min(cards, key=lambda c: (c.points, strength[c.index]))
+        score = 20 - 2 * low.points - (3 * len(cards) if side else 0)
+        if side and len(cards) <= 2:
+            score += 4
+        if not side:
+            score -= 14
+        if partner_ruffs:
+            score += 30
+        if ruff_risk:
+            score -= 6
+        add(score, (low,))
+        top = max(cards, key=lambda c: strength[c.index])
+        if top is not low:
+            add(score - 15, (top,))
+    scored.sort(reverse=True)
+    return [cards for _, _, cards in scored]
+
+
+# -- following ------------------------------------------------------------------------------
+
+def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
+    lead = state.lead
+    assert lead is not None
+    ctx = state.ctx
+    eff = ctx.eff
+    strength = ctx.strength
+    prules = state.prules
+    hand = state.hands[seat]
+    n = lead.size
+    led = [c for c in hand if eff[c.index] == lead.suit]
+    rest = [c for c in hand if eff[c.index] != lead.suit]
+    suit_len: Counter[int] = Counter(eff[c.index] for c in hand)
+    best_seat = state.plays[state.best][0]
+    best_cards = state.plays[state.best][1]
+    out = _Outstanding(state, seat)
+    partner_winning = best_seat % 2 == seat % 2
+    best_suit = eff[best_cards[0].index]
+    secure = partner_winning and _secure(state, seat, state.best_key, best_suit, out)
+    last = not _still_to_play(state, seat)
+    pts = state.trick_points()
+    few_left = len(hand) <= 4
+
+    def dump(pool: Sequence[Card], k: int) -> list[Card]:
+        return sorted(pool, key=lambda c: _dump_key(c, state, suit_len))[:k]
+
+    def feed(pool: Sequence[Card], k: int) -> list[Card]:
+        return sorted(pool, key=lambda c: _feed_key(c, state, suit_len))[:k]
+
+    def beats(cards: Cards) -> bool:
+        key = play_key(prules, lead, cards, ctx)
+        return key is not None and (state.best_key is None or key > state.best_key)
+
+    def holds(cards: Cards, suit: int) -> bool:
+        return _secure(state, seat, play_key(prules, lead, cards, ctx), suit, out)
+
+    ranked: list[Cards] = []
+    if len(led) <= n:
+        ruff = _ruff(state, seat, rest, lead) if not led else None
+        if ruff is not None and not partner_winning and (pts >= 5 or few_left or n >= 2):
+            ranked.append(ruff)
+        fillers = [feed(rest, n - len(led))] if secure else []
+        fillers.append(dump(rest, n - len(led)))
+        if not secure:
+            fillers.append(feed(rest, n - len(led)))
+        for fill in fillers:
+            ranked.append(tuple(led) + tuple(fill))
+        if ruff is not None:
+            ranked.append(ruff)
+        return ranked
+    if n == 1:
+        by_low = sorted(led, key=lambda c: (strength[c.index], c.points))
+        winners = [c for c in by_low if beats((c,))]
+        if secure:
+            ranked.append((max(led, key=lambda c: (c.points, -strength[c.index])),))
+        elif winners:
+            if last:
+                ranked.append((max(winners, key=lambda c: (c.points, -strength[c.index])),))
+            else:
+                sure = [c for c in winners if holds((c,), lead.suit)]
+                if sure:
+                    ranked.append((sure[0],))
+                elif pts >= 10 or partner_winning is False and few_left:
+                    ranked.append((winners[-1],))
+        ranked.append((min(led, key=lambda c: _dump_key(c, state, suit_len)),))
+        if winners:
+            ranked.append((winners[0],))
+            ranked.append((winners[-1],))
+        if not secure:
+            ranked.append((max(led, key=lambda c: (c.points, -strength[c.index])),))
+        return ranked
+    # several cards, enough of the led suit: obligations decide the structure
+    shim = _RulesOnly(state)
+    base = constructive_follow(shim, lead, hand, ctx)  # type: ignore[arg-type]
+    options: list[Cards] = []
+    beat = _beat_in_suit(state, led, lead) if best_suit == lead.suit and not secure else None
+    if beat is not None and (last or pts >= 10 or holds(beat, lead.suit) or few_left):
+        options.append(beat)
+    if secure or (partner_winning and last):
+        options.append(_structured(state, led, lead, feed))
+    options.append(_structured(state, led, lead, dump))
+    if base is not None:
+        options.append(base)
+    if beat is not None:
+        options.append(beat)
+    for cards in options:
+        if cards is None or len(cards) != n:
+            continue
+        try:
+            prules.check_follow(lead, cards, hand, ctx)
+        except EngineError:
+            continue
+        ranked.append(cards)
+    if not ranked:
+        ranked = legal_follows(shim, lead, hand, ctx)[:4]  # type: ignore[arg-type]
+    return ranked
+
+
+def _structured(state: PlayState, led: list[Card], lead: Lead, pick) -> Cards | None:  # type: ignore[no-untyped-def]
+    """The lead's structure from ``led`` as the obligations ask, the rest chosen by ``pick``."""
+    ctx = state.ctx
+    if lead.pattern == "pair" or isinstance(state.prules, ChangzhuPlay):
+        if lead.pattern != "pair":
+            return None
+        holding = holding_of(led, ctx)
+        pairs = [i for i, k in holding.items() if k >= 2]
+        if pairs:
+            pool = [c for c in led if ctx.ident[c.index] in pairs and holding[ctx.ident[c.index]] >= 2]
+            first = pick(pool, 1)[0]
+            rest = list(led)
+            rest.remove(first)
+            mate = next(c for c in rest if ctx.ident[c.index] == ctx.ident[first.index])
+            return (first, mate)
+        return tuple(pick(led, 2))
+    chosen: list[Card] = []
+    for unit in fill_units(holding_of(led, ctx), ctx, lead.units):
+        chosen += unit_cards(unit, [c for c in led if chosen.count(c) < led.count(c)], ctx)
+    pool = list(led)
+    for c in chosen:
+        pool.remove(c)
+    return tuple(chosen) + tuple(pick(pool, lead.size - len(chosen)))
+
+
+def _beat_in_suit(state: PlayState, led: list[Card], lead: Lead) -> Cards | None:
+    """The lowest same-shape play in the led suit that beats the trick (single-unit leads)."""
+    if len(lead.units) != 1:
+        return None
+    ctx = state.ctx
+    unit = lead.units[0]
+    for cand in sorted(_candidates(holding_of(led, ctx), ctx, unit.width, unit.length),
+                       key=lambda u: u.top):
+        cards = unit_cards(cand, led, ctx)
+        key = play_key(state.prules, lead, cards, ctx)
+        if key is not None and (state.best_key is None or key > state.best_key):
+            return cards
+    return None
+
+
+def _ruff(state: PlayState, seat: int, rest: list[Card], lead: Lead) -> Cards | None:
+    """The cheapest all-trump play that beats the trick, if the seat is void in the led suit."""
+    ctx = state.ctx
+    trumps = [c for c in rest if ctx.eff[c.index] == TRUMP]
+    n = lead.size
+    if len(trumps) < n or lead.suit == TRUMP:
+        return None
+    strength = ctx.strength
+    prules = state.prules
+
+    def wins(cards: Cards) -> bool:
+        key = play_key(prules, lead, cards, ctx)
+        return key is not None and (state.best_key is None or key > state.best_key)
+
+    if n == 1:
+        for card in sorted(trumps, key=lambda c: (strength[c.index], c.points)):
+            if wins((card,)):
+                return (card,)
+        return None
+    if len(lead.units) == 1:
+        unit = lead.units[0]
+        for cand in sorted(_candidates(holding_of(trumps, ctx), ctx, unit.width, unit.length),
+                           key=lambda u: u.top):
+            cards = unit_cards(cand, trumps, ctx)
+            if wins(cards):
+                return cards
+        return None
+    chosen: list[Card] = []
+    for unit in fill_units(holding_of(trumps, ctx), ctx, lead.units):
+        chosen += unit_cards(unit, [c for c in trumps if chosen.count(c) < trumps.count(c)], ctx)
+    pool = list(trumps)
+    for c in chosen:
+        pool.remove(c)
+    pool.sort(key=lambda c: (strength[c.index], c.points))
+    cards = tuple(chosen) + tuple(pool[: n - len(chosen)])
+    return cards if len(cards) == n and wins(cards) else None

@@ -1,0 +1,56 @@
+"""``AiPool``: computer players' decisions in worker processes, away from an event loop.
+
+A search decision takes up to about a second of CPU; run in the bot's event loop it
+would stall every table. ``AiPool`` wraps a ``ProcessPoolExecutor``: ``submit`` returns
+a ``concurrent.futures.Future``; ``choose`` is a coroutine for asyncio. (The engine may
+not import asyncio, so ``choose`` takes the running loop: ``await pool.choose(view,
+level, seed, loop=asyncio.get_running_loop())``, or the caller wraps ``submit`` with
+``asyncio.wrap_future``.)
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Protocol
+
+from engine.actions import Action
+from engine.views import SeatView
+
+from engine.ai.player import Level, choose
+
+
+class _Loop(Protocol):
+    def run_in_executor(self, executor: Any, func: Any, *args: Any) -> Any: ...
+
+
+def _work(view: SeatView, level: str, seed: int) -> Action | None:
+    return choose(view, level, seed)
+
+
+def _warm() -> None:
+    """Import and build the engine's tables in a worker before the first real decision."""
+    import engine.ai.search  # noqa: F401
+
+
+class AiPool:
+    def __init__(self, workers: int | None = None) -> None:
+        self._executor = ProcessPoolExecutor(max_workers=workers, initializer=_warm)
+
+    def submit(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0
+               ) -> Future[Action | None]:
+        return self._executor.submit(_work, view, Level(level).value, seed)
+
+    async def choose(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
+                     loop: _Loop) -> Action | None:
+        result: Action | None = await loop.run_in_executor(
+            self._executor, _work, view, Level(level).value, seed)
+        return result
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> AiPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

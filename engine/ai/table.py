@@ -1,0 +1,206 @@
+"""The play phase as computer players reason about it: a light, copyable trick state.
+
+``PlayState`` holds every hand, because it is used in two ways: as the *referee* of a
+play-out (a determinized world, where the hidden hands were sampled from what one seat
+knows), and as the *board* a policy reads. A policy reads only the acting seat's own
+hand and public facts (cards played, voids shown, points, the trick), never another
+hand: see ``engine.ai.policy``.
+
+Trick resolution, throw validation and scoring are the engine's own functions
+(``PlayRules.trick_winner``, ``throw_forced``, ``level_table`` …); this module only
+keeps the bookkeeping cheap enough for thousands of play-outs per decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.cards import Card
+from engine.order import TRUMP, TrumpContext
+from engine.plays import Lead, PlayKey, PlayRules
+from engine.rules import Ruleset
+from engine.scoring import kitty_multiplier, kitty_points, level_table
+from engine.shapes import holding_of, unit_cards
+
+Cards = tuple[Card, ...]
+
+
+@dataclass
+class PlayState:
+    rules: Ruleset
+    prules: PlayRules
+    ctx: TrumpContext
+    dealer: int
+    taker: int
+    hands: list[list[Card]]
+    kitty: list[Card]
+    leader: int
+    attacker_points: int = 0
+    plays: list[tuple[int, Cards]] = field(default_factory=list)
+    lead: Lead | None = None
+    best: int = 0  # index in ``plays`` of the play winning the trick so far
+    best_key: PlayKey | None = None
+    remaining: dict[int, dict[int, int]] = field(default_factory=dict)  # unplayed cards
+    #   (hands + kitty) by effective suit: ident -> count
+    voids: list[set[int]] = field(default_factory=list)  # effective suits shown void
+    last_winner: int | None = None
+    last_play: Cards = ()
+    # outcome, set when the last trick is played
+    total: int | None = None  # attackers' points with the kitty
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def turn(self) -> int:
+        return (self.leader + len(self.plays)) % self.players
+
+    def is_defender(self, seat: int) -> bool:
+        return seat % 2 == self.dealer % 2
+
+    @property
+    def done(self) -> bool:
+        return self.total is not None
+
+    def copy(self) -> PlayState:
+        return PlayState(self.rules, self.prules, self.ctx, self.dealer, self.taker,
+                         [list(h) for h in self.hands], self.kitty, self.leader,
+                         self.attacker_points, list(self.plays), self.lead, self.best,
+                         self.best_key, {k: dict(v) for k, v in self.remaining.items()},
+                         [set(v) for v in self.voids],
+                         self.last_winner, self.last_play, self.total)
+
+    def trick_points(self) -> int:
+        return sum(c.points for _, cards in self.plays for c in cards)
+
+    def outstanding(self, seat: int, suit: int) -> dict[int, int]:
+        """Cards of one effective suit that ``seat`` has not seen (ident -> count):
+        unplayed, not in its hand, not in a kitty it buried."""
+        out = dict(self.remaining.get(suit, {}))
+        eff = self.ctx.eff
+        ident = self.ctx.ident
+        mine = self.hands[seat] + self.kitty if seat == self.taker else self.hands[seat]
+        for card in mine:
+            if eff[card.index] == suit:
+                key = ident[card.index]
+                left = out[key] - 1
+                if left:
+                    out[key] = left
+                else:
+                    del out[key]
+        return out
+
+    @classmethod
+    def tally(cls, cards: Sequence[Card], ctx: TrumpContext) -> dict[int, dict[int, int]]:
+        out: dict[int, dict[int, int]] = {}
+        eff = ctx.eff
+        ident = ctx.ident
+        for card in cards:
+            h = out.setdefault(eff[card.index], {})
+            key = ident[card.index]
+            h[key] = h.get(key, 0) + 1
+        return out
+
+    # -- the referee ------------------------------------------------------------------
+
+    def play(self, cards: Sequence[Card]) -> None:
+        """Play ``cards`` for the seat to move (assumed legal; a throw is checked)."""
+        seat = self.turn
+        ctx = self.ctx
+        hand = self.hands[seat]
+        cards = tuple(cards)
+        if self.lead is None:
+            lead = self.prules.lead(cards, ctx)
+            if lead.is_throw:
+                others = [holding_of([c for c in self.hands[s] if ctx.eff[c.index] == lead.suit],
+                                     ctx) for s in range(self.players) if s != seat]
+                forced = self.prules.throw_forced(lead, others, ctx)
+                if forced is not None:
+                    kept = unit_cards(forced, cards, ctx)
+                    back = len(cards) - len(kept)
+                    penalty = self.rules.throw_penalty * back
+                    self.attacker_points += penalty if self.is_defender(seat) else -penalty
+                    cards = kept
+                    lead = self.prules.lead(cards, ctx)
+            self.lead = lead
+            self.best, self.best_key = 0, play_key(self.prules, lead, cards, ctx)
+        else:
+            lead = self.lead
+            eff = ctx.eff
+            if sum(1 for c in cards if eff[c.index] == lead.suit) < lead.size:
+                self.voids[seat].add(lead.suit)
+            key = play_key(self.prules, lead, cards, ctx)
+            if key is not None and (self.best_key is None or key > self.best_key):
+                self.best, self.best_key = len(self.plays), key
+        remaining = self.remaining
+        eff = ctx.eff
+        ident = ctx.ident
+        for card in cards:
+            hand.remove(card)
+            h = remaining[eff[card.index]]
+            key = ident[card.index]
+            left = h[key] - 1
+            if left:
+                h[key] = left
+            else:
+                del h[key]
+        self.plays.append((seat, cards))
+        if len(self.plays) == self.players:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        winner, winning = self.plays[self.best]
+        pts = self.trick_points()
+        if not self.is_defender(winner):
+            self.attacker_points += pts
+        self.last_winner, self.last_play = winner, winning
+        self.plays = []
+        self.lead = None
+        self.best, self.best_key = 0, None
+        self.leader = winner
+        if not self.hands[winner]:
+            self._score(winner, winning)
+
+    def _score(self, winner: int, winning: Cards) -> None:
+        rules = self.rules
+        kitty_pts = kitty_points(rules, self.kitty)
+        if not self.is_defender(winner):
+            largest = self.prules.largest_component(winning, self.ctx)
+            delta = kitty_pts * kitty_multiplier(rules, largest, len(winning))
+        else:
+            delta = -kitty_pts if rules.keep_kitty_subtracts else 0
+        self.total = self.attacker_points + delta
+
+
+def play_key(prules: PlayRules, lead: Lead, cards: Sequence[Card], ctx: TrumpContext
+             ) -> PlayKey | None:
+    """``prules.play_key``, with the single-card case (most plays) done directly."""
+    if lead.size == 1:
+        suit = ctx.eff[cards[0].index]
+        if suit != lead.suit and suit != TRUMP:
+            return None
+        return (int(suit == TRUMP), 0, ctx.strength[cards[0].index])
+    return prules.play_key(lead, cards, ctx)
+
+
+def take_over_threshold(rules: Ruleset) -> int:
+    """The fewest attacker points with which the attackers win the hand (take the deal)."""
+    for row in level_table(rules).rows:
+        if row.take_over:
+            return max(row.low, 0)
+    raise AssertionError("a level table always has a take-over row")
+
+
+def attackers_win(rules: Ruleset, total: int) -> bool:
+    """Did the attackers win the hand (the deal passes to them)? See ``engine.ai`` docs."""
+    return level_table(rules).lookup(total).take_over
+
+
+def suit_of(cards: Sequence[Card], ctx: TrumpContext) -> int:
+    return ctx.eff[cards[0].index]
+
+
+def is_trump_suit(suit: int) -> bool:
+    return suit == TRUMP

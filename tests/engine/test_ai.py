@@ -1,0 +1,257 @@
+"""Computer players (engine/ai): legal at every decision stage of every preset, honest
+(a decision is a function of the seat's view), and sensible in small positions."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+import pytest
+
+from engine import ai
+from engine.actions import Bury, Deal, Declare, EndDeal, Play, ReturnCards, SwapKitty
+from engine.ai import player as ai_player
+from engine.ai.knowledge import Knowledge
+from engine.ai.search import Budget
+from engine.cards import ALL_CARDS, Rank, Suit, parse_cards
+from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
+from engine.order import TRUMP
+from engine.rules import ruleset
+from engine.simulate import random_action
+from engine.views import seat_view
+
+PRESETS = ["classic", "one-deck", "red-black", "titanic", "changzhu"]
+TINY = Budget(worlds=3, candidates=3, time_limit=None)
+
+
+def _play_hand(game: Game, levels: list[str], seed: int, budget: Budget | None = None
+               ) -> Counter[str]:
+    """Play one hand with AI seats only; every action must be accepted. Returns the
+    decision stages met."""
+    stages: Counter[str] = Counter()
+    step = 0
+    while not isinstance(game.phase, (HandOver, MatchOver)):
+        step += 1
+        phase = game.phase
+        action = None
+        if isinstance(phase, Dealing):
+            for seat in range(game.players):
+                action = ai.choose(seat_view(game, seat), levels[seat], seed + step)
+                if action is not None:
+                    break
+            if action is None:
+                action = Deal(game.players) if phase.stock else EndDeal()
+        else:
+            seat = (phase.taker if isinstance(phase, Burying) else
+                    phase.declarer if isinstance(phase, Swapping) else phase.turn)
+            assert seat is not None
+            view = seat_view(game, seat)
+            if levels[seat] != "easy" and budget is not None and view.phase == "play":
+                action = Play(seat, ai.choose_cards(view, levels[seat], seed + step,
+                                                    budget=budget))
+            else:
+                action = ai.choose(view, levels[seat], seed + step)
+            for other in range(game.players):  # nobody else has a decision now
+                if other != seat:
+                    assert ai.choose(seat_view(game, other), levels[other], 0) is None
+        assert action is not None
+        stages[type(action).__name__] += 1
+        game.apply(action)  # raises EngineError if the AI chose an illegal action
+    return stages
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_heuristic_plays_every_stage_legally(preset: str) -> None:
+    before = ai_player.refused_plays
+    stages: Counter[str] = Counter()
+    for seed in range(3):
+        game = Game(ruleset(preset), seed, dealer=seed % 4)
+        stages += _play_hand(game, ["easy"] * 4, seed)
+    assert ai_player.refused_plays == before
+    assert stages["Play"] > 0 and stages["Bury"] == 3
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_search_plays_a_hand_legally(preset: str) -> None:
+    before = ai_player.refused_plays
+    game = Game(ruleset(preset), 11, dealer=1)
+    _play_hand(game, ["hard", "easy", "normal", "easy"], 11, budget=TINY)
+    assert ai_player.refused_plays == before
+
+
+def test_changzhu_swap_is_legal_when_offered() -> None:
+    swaps = 0
+    for seed in range(40):
+        game = Game(ruleset("changzhu"), seed, dealer=0)
+        rng = random.Random(seed)
+        while not isinstance(game.phase, (Playing, HandOver)):
+            phase = game.phase
+            if isinstance(phase, Swapping):
+                action = ai.choose(seat_view(game, phase.declarer), "easy", seed)
+                assert isinstance(action, SwapKitty)
+                game.apply(action)
+                swaps += 1
+                break
+            game.apply(random_action(game, rng, declare_chance=0.5))
+        if swaps >= 3:
+            break
+    assert swaps >= 1
+
+
+def test_changzhu_return_gives_a_permanent_trump() -> None:
+    rules = ruleset("changzhu")
+    hands = [parse_cards("SJ 7H 7H 4C 6D"), parse_cards("BJ 8S 8S 9S 9S 2C 4D 6D QD KH"),
+             parse_cards("4S 6S"), parse_cards("4H 6H")]
+    game = Game.from_position(rules, level=Rank.ACE, hands=hands, dealer=0, dealing=True)
+    game.apply(Declare(0, tuple(parse_cards("SJ 7H 7H"))))
+    game.apply(Declare(1, tuple(parse_cards("BJ 8S 8S 9S 9S"))))  # 粘: takes seat 0's cards
+    action = ai.choose(seat_view(game, 1), "hard", 0)
+    assert isinstance(action, ReturnCards) and len(action.cards) == 3
+    assert any(c.is_joker or c.rank in rules.permanent_trumps for c in action.cards)
+    game.apply(action)
+    assert ai.choose(seat_view(game, 0), "hard", 0) is None  # too weak to fight back
+
+
+# -- honesty ----------------------------------------------------------------------------
+
+def _mid_hand(preset: str, seed: int, tricks: int) -> Game:
+    game = Game(ruleset(preset), seed, dealer=0)
+    rng = random.Random(seed)
+    while not (isinstance(game.phase, Playing) and len(game.phase.tricks) >= tricks
+               and game.phase.trick.plays):
+        game.apply(random_action(game, rng))
+    return game
+
+
+@pytest.mark.parametrize("preset", ["classic", "changzhu"])
+def test_decision_is_a_function_of_the_view(preset: str) -> None:
+    game = _mid_hand(preset, 5, 4)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    seat = phase.turn
+    other = copy.deepcopy(game)
+    a, b = [(seat + k) % 4 for k in (1, 2)]
+    hands = other.phase.hands  # type: ignore[union-attr]
+    # swap one hidden card of two other seats (any suit: the view cannot tell)
+    hands[a][0], hands[b][0] = hands[b][0], hands[a][0]
+    assert sorted(map(str, hands[a])) != sorted(map(str, phase.hands[a]))
+    view1, view2 = seat_view(game, seat), seat_view(other, seat)
+    assert view1 == view2
+    for level in ("easy", "hard"):
+        first = ai.choose_cards(view1, level, 7, budget=None if level == "easy" else TINY)
+        second = ai.choose_cards(view2, level, 7, budget=None if level == "easy" else TINY)
+        assert first == second
+
+
+def test_sampled_worlds_respect_what_the_seat_knows() -> None:
+    for seed in range(6):
+        game = _mid_hand("classic", seed, 8)
+        phase = game.phase
+        assert isinstance(phase, Playing)
+        seat = phase.turn
+        view = seat_view(game, seat)
+        knowledge = Knowledge.from_view(view)
+        total = Counter({c: 2 for c in ALL_CARDS})
+        rng = random.Random(seed)
+        for _ in range(10):
+            hands, kitty = knowledge.sample(rng)
+            assert hands[seat] == list(view.hand)
+            assert [len(h) for h in hands] == list(view.hand_sizes)
+            played = Counter(c for t in view.tricks for _, cs in t[0] for c in cs)
+            played.update(c for _, cs in view.trick for c in cs)
+            assert Counter(c for h in hands for c in h) + Counter(kitty) + played == total
+            for other in range(4):
+                for suit in knowledge.voids[other]:
+                    assert all(phase.ctx.eff[c.index] != suit for c in hands[other])
+            if view.kitty_taker == seat:
+                assert kitty == list(view.kitty)
+
+
+def test_shown_declaration_cards_stay_with_the_declarer_in_samples() -> None:
+    rules = ruleset("classic")
+    game = Game(rules, 3, dealer=0)
+    rng = random.Random(3)
+    while not isinstance(game.phase, Playing):
+        phase = game.phase
+        if isinstance(phase, Dealing) and phase.standing is None and not phase.stock:
+            for seat in (1, 3):
+                levels = [c for c in phase.hands[seat] if c.rank is phase.level]
+                if levels:
+                    game.apply(Declare(seat, (levels[0],)))
+                    break
+        game.apply(random_action(game, rng, declare_chance=0.0))
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    decl = phase.declaration
+    if decl is None or decl.seat == phase.taker:
+        pytest.skip("no declaration outside the dealer in this deal")
+    watcher = next(s for s in range(4) if s not in (decl.seat, phase.taker))
+    knowledge = Knowledge.from_view(seat_view(game, watcher))
+    hands, _ = knowledge.sample(random.Random(0))
+    for card in decl.cards:
+        if card not in phase.hands[watcher]:
+            assert card in hands[decl.seat]
+
+
+# -- tactics ------------------------------------------------------------------------------
+
+def _position(hands: list[str], trick: list[tuple[int, str]], *, trump: Suit = Suit.HEARTS
+              ) -> Game:
+    return Game.from_position(ruleset("classic"), level=Rank.TWO,
+                              hands=[parse_cards(h) for h in hands], trump=trump, dealer=0,
+                              trick=[(s, tuple(parse_cards(c))) for s, c in trick],
+                              kitty=parse_cards("3C 4C 6C 7C 8C 9C JC QC"))
+
+
+@pytest.mark.parametrize(
+    ("hands", "trick", "seat", "expected"),
+    [
+        pytest.param(["QS 3D", "4D 5D", "KS 4S 6D", "6S 7S 8S"], [(0, "AS"), (1, "3S")], 2,
+                     "KS", id="feed_points_to_partner_sure_to_win"),
+        pytest.param(["4S 5S", "3H 4C 6C", "7S 8S", "9S JS"], [(0, "10D")], 1, "3H",
+                     id="ruff_a_point_trick_with_lowest_trump"),
+        pytest.param(["AS AS KS KS 3D", "4S 5S 6S 7S 8D", "9S 9S JS QS 9D", "3S 3S 4D 5D 6D"],
+                     [], 0, "AS AS KS KS", id="lead_a_sure_tractor"),
+        pytest.param(["AD 4D", "KD 5D", "3D 6D", "7D 8D"], [(3, "QD")], 0, "AD",
+                     id="win_cheaply_when_last"),
+    ],
+)
+def test_heuristic_tactics(hands: list[str], trick: list[tuple[int, str]], seat: int,
+                           expected: str) -> None:
+    game = _position(hands, trick)
+    cards = ai.choose_cards(seat_view(game, seat), "easy", 0)
+    assert sorted(map(str, cards)) == sorted(expected.split())
+
+
+def test_declares_on_a_strong_holding_and_never_over_a_partner() -> None:
+    rules = ruleset("classic")
+    hands = [parse_cards("2S AS KS QS JS 9S 3H"), parse_cards("4D 5D 6D 7D 8D"),
+             parse_cards("2H 3C 4C 5C 6C 7C"), parse_cards("8C 9C 10C JC QC")]
+    game = Game.from_position(rules, level=Rank.TWO, hands=hands, dealer=0, dealing=True)
+    assert ai.choose(seat_view(game, 0), "easy", 0) == Declare(0, tuple(parse_cards("2S")))
+    assert ai.choose(seat_view(game, 1), "easy", 0) is None  # no level card
+    game.apply(Declare(2, tuple(parse_cards("2H"))))
+    assert ai.choose(seat_view(game, 0), "easy", 0) is None  # the partner's suit stands
+
+
+def test_bury_keeps_trumps_and_makes_voids() -> None:
+    for seed in range(5):
+        game = Game(ruleset("classic"), seed, dealer=0)
+        rng = random.Random(seed)
+        while not isinstance(game.phase, Burying):
+            game.apply(random_action(game, rng))
+        phase = game.phase
+        view = seat_view(game, phase.taker)
+        action = ai.choose(view, "easy", 0)
+        assert isinstance(action, Bury) and len(action.cards) == 8
+        side = [c for c in view.hand if not phase.ctx.is_trump(c)]
+        if len(side) >= 8:
+            assert not any(phase.ctx.is_trump(c) for c in action.cards)
+        assert sum(c.points for c in action.cards) <= sum(
+            c.points for c in sorted(side, key=lambda c: c.points)[:8]) + 20
+        suits_before = {phase.ctx.eff[c.index] for c in side}
+        left = Counter(view.hand) - Counter(action.cards)
+        suits_after = {phase.ctx.eff[c.index] for c in left.elements()} - {TRUMP}
+        assert len(suits_after) <= len(suits_before)
+        game.apply(action)
