@@ -66,6 +66,11 @@ class DiscordPublisher:
         for ev in events:
             if ev.kind == "trump_told":
                 await self._tell_trump(table, occupant.user_id, ev)
+            elif ev.kind in ("kitty_taken", "cards_taken", "cards_returned", "swap_offered"):
+                # shown on the player's own hand panel (ephemeral), never in the channel
+                line = describe_event(table.locale, ev, seat_names(table))
+                if line:
+                    self.pending_private[(table.channel_id, occupant.user_id)].append(line)
         self._schedule(table)
 
     # -- the table message ---------------------------------------------------------------------
