@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import replace
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -150,49 +151,38 @@ class Shengji(commands.Cog):
     @group.command(name="play", description="Play cards: AS AS KS, ♠A ♠A ♠K, or card numbers")
     @app_commands.describe(cards="The cards, or the numbers under your hand picture")
     async def play(self, interaction: discord.Interaction, cards: str) -> None:
-        channel = _channel(interaction)
-        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
-        await self.bot.tables.play(channel, interaction.user.id, parse_play(cards, view))
-        await self._after_action(interaction, channel)
+        await self._with_cards(interaction, self.bot.tables.play, cards)
 
     @group.command(name="declare", description="Declare trump with cards of your hand")
     @app_commands.describe(cards="The cards to show, e.g. 2H 2H or SJ 7H 7H")
     async def declare(self, interaction: discord.Interaction, cards: str) -> None:
-        channel = _channel(interaction)
-        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
-        await self.bot.tables.declare(channel, interaction.user.id, parse_play(cards, view))
-        await self._after_action(interaction, channel)
+        await self._with_cards(interaction, self.bot.tables.declare, cards)
 
     @group.command(name="bury", description="Bury the kitty (cards or numbers)")
     async def bury(self, interaction: discord.Interaction, cards: str) -> None:
-        channel = _channel(interaction)
-        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
-        await self.bot.tables.bury(channel, interaction.user.id, parse_play(cards, view))
-        await self._after_action(interaction, channel)
+        await self._with_cards(interaction, self.bot.tables.bury, cards)
 
     @group.command(name="swap", description="changzhu: swap side cards for kitty trumps")
     @app_commands.describe(give="Your side cards (empty: no swap)",
                            take="Kitty trumps of the same ranks")
     async def swap(self, interaction: discord.Interaction, give: str = "", take: str = ""
                    ) -> None:
-        channel = _channel(interaction)
-        _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
-        given = parse_play(give, view) if give.strip() else []
-        taken = parse_play(take, view) if take.strip() else []
-        await self.bot.tables.swap(channel, interaction.user.id, given, taken)
-        await self._after_action(interaction, channel)
+        await self._with_cards(interaction, self.bot.tables.swap, give, take)
 
     @group.command(name="return", description="changzhu 回牌: give cards back after a stick")
     async def give_back(self, interaction: discord.Interaction, cards: str) -> None:
+        await self._with_cards(interaction, self.bot.tables.give_back, cards)
+
+    async def _with_cards(self, interaction: discord.Interaction,
+                          act: Callable[..., Awaitable[object]], *texts: str) -> None:
+        """Read the caller's cards (text, symbols or hand numbers; empty: none), act, and
+        answer privately with any notes kept for them (e.g. a refused DM)."""
         channel = _channel(interaction)
         _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
-        await self.bot.tables.give_back(channel, interaction.user.id, parse_play(cards, view))
-        await self._after_action(interaction, channel)
-
-    async def _after_action(self, interaction: discord.Interaction, channel: int) -> None:
-        locale = locale_of(interaction)
+        cards = [parse_play(text, view) if text.strip() else [] for text in texts]
+        await act(channel, interaction.user.id, *cards)
         notes = self.bot.publisher.take_private(channel, interaction.user.id)
-        await reply(interaction, "\n".join([say(locale, "done"), *notes]))
+        await reply(interaction, "\n".join([say(locale_of(interaction), "done"), *notes]))
 
     # -- autocomplete: the caller's own choices only ----------------------------------------
 
