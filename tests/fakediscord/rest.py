@@ -169,6 +169,10 @@ async def handle_api(fake: FakeDiscord, request: web.Request) -> web.StreamRespo
         fake.http_errors.append(HttpError(method, path, error.status, error.code, error.message))
         log.info("%s %s -> %s %s %s", method, path, error.status, error.code, error.message)
         return json_response(error.body(), error.status)
+    except ConnectionResetError:  # the client went away mid-request (e.g. a bot stopped)
+        status = 499
+        log.info("%s %s: the client disconnected", method, path)
+        raise
     except Exception as exc:  # a bug in the fake: answer 400 (a 5xx makes discord.py retry for 25 s)
         status = 400
         fake.internal_errors.append(f"{method} {path}\n{traceback.format_exc()}")
