@@ -132,21 +132,34 @@ def choose_return(view: SeatView, count: int) -> Cards:
                    key=lambda c: (ctx.strength[c.index], c.points))
     first = perms[0]
     free.remove(first)
-    rest = sorted(free, key=lambda c: _bury_key(c, free, ctx))
+    rest = bury_order(free, ctx)
     return (first, *rest[: count - 1])
 
 
 # -- burying --------------------------------------------------------------------------------
 
-def _bury_key(card: Card, hand: Sequence[Card], ctx: TrumpContext) -> tuple[int, ...]:
-    eff = ctx.eff
-    suit = eff[card.index]
-    if suit == TRUMP:
-        return (9, ctx.strength[card.index])
-    same = [c for c in hand if eff[c.index] == suit]
-    in_pair = sum(1 for c in same if ctx.ident[c.index] == ctx.ident[card.index]) >= 2
-    is_ace = ctx.strength[card.index] == len(ctx.tiers[suit]) - 1
-    return (int(in_pair) + int(is_ace), card.points, len(same), ctx.strength[card.index])
+def bury_order(hand: Sequence[Card], ctx: TrumpContext) -> list[Card]:
+    """``hand``, the card to bury first first: side cards before trumps; among side
+    cards, singles before pairs and aces, no points before points, short suits before
+    long ones, low before high."""
+    eff, ident, strength = ctx.eff, ctx.ident, ctx.strength
+    suit_len: Counter[int] = Counter()
+    copies: Counter[tuple[int, int]] = Counter()
+    for card in hand:
+        suit = eff[card.index]
+        suit_len[suit] += 1
+        copies[suit, ident[card.index]] += 1
+
+    def key(card: Card) -> tuple[int, ...]:
+        suit = eff[card.index]
+        if suit == TRUMP:
+            return (9, strength[card.index], card.index)
+        in_pair = copies[suit, ident[card.index]] >= 2
+        is_ace = strength[card.index] == len(ctx.tiers[suit]) - 1
+        return (int(in_pair) + int(is_ace), card.points, suit_len[suit], strength[card.index],
+                card.index)  # the index last: the same order whatever the hand's order
+
+    return sorted(hand, key=key)
 
 
 def choose_bury(view: SeatView) -> Cards:
@@ -154,8 +167,7 @@ def choose_bury(view: SeatView) -> Cards:
     assert rules is not None
     ctx = _guess_ctx(view, rules)
     hand = list(view.hand)
-    order = sorted(hand, key=lambda c: _bury_key(c, hand, ctx))
-    return tuple(order[: rules.kitty_size])
+    return tuple(bury_order(view.hand, ctx)[: rules.kitty_size])
 
 
 # -- changzhu swap ---------------------------------------------------------------------------

@@ -133,12 +133,17 @@ class Knowledge:
                 break
         hands = slots[:players]
         hands[seat] = list(view.hand)
+        for hand in hands:  # one canonical order: the policy breaks ties by position
+            hand.sort(key=_by_index)
         kitty = list(view.kitty) if self.kitty_known else slots[kitty_slot]
         return hands, kitty
 
     def world(self, rng: random.Random) -> PlayState:
         """A sampled world as a ``PlayState`` at the current moment of the trick."""
-        hands, kitty = self.sample(rng)
+        return self.world_from(*self.sample(rng))
+
+    def world_from(self, hands: list[list[Card]], kitty: list[Card]) -> PlayState:
+        """The world with these sampled ``hands`` and ``kitty`` (from ``sample``)."""
         view = self.view
         assert view.dealer is not None and view.kitty_taker is not None
         trick = list(view.trick)
@@ -159,3 +164,7 @@ class Knowledge:
                     best, best_key = i, key
             state.best, state.best_key = best, best_key
         return state
+
+
+def _by_index(card: Card) -> int:
+    return card.index

@@ -19,13 +19,14 @@ import random
 from engine.actions import Action, Bury, Declare, Play, ReturnCards, SwapKitty
 from engine.errors import EngineError
 from engine.game import Game
+from engine.rules import DeclarationStyle
 from engine.legal import check_play, constructive_follow, legal_plays
 from engine.views import SeatView
 
 from engine.ai.bidding import choose_bury, choose_declaration, choose_return, choose_swap
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_play
-from engine.ai.search import Budget, search_play
+from engine.ai.search import Budget, search_bury, search_play
 from engine.ai.table import Cards
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,14 @@ class Level(enum.Enum):
 #: that only bites under load (p95 stays under a second on one core).
 BUDGETS: dict[Level, Budget] = {
     Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=0.3),
-    Level.HARD: Budget(worlds=30, candidates=6, time_limit=0.8, extra_worlds=40),
+    Level.HARD: Budget(worlds=30, candidates=6, time_limit=0.8, extra_worlds=40, inference=3),
+}
+
+#: Burying compares whole-hand play-outs of a few burials (the heuristic's, and ones
+#: making voids), once per hand.
+BURY_BUDGETS: dict[Level, Budget] = {
+    Level.NORMAL: Budget(worlds=8, candidates=3, time_limit=0.3),
+    Level.HARD: Budget(worlds=24, candidates=5, time_limit=0.8),
 }
 
 #: Plays the AI produced that the engine refused (replaced by a legal one). Stays 0.
@@ -67,7 +75,12 @@ def choose(view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
     if view.turn != seat:
         return None
     if phase == "bury":
-        return Bury(seat, choose_bury(view))
+        if level is Level.EASY or view.ctx is None or \
+                view.rules.declaration is DeclarationStyle.JOKER_AND_PAIR:
+            # (changzhu: the declarer's partner buries, often not knowing the trump suit)
+            return Bury(seat, choose_bury(view))
+        return Bury(seat, search_bury(Knowledge.from_view(view), random.Random(seed),
+                                      BURY_BUDGETS[level]))
     if phase == "swap":
         give, take = choose_swap(view)
         return SwapKitty(seat, give, take)

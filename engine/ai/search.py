@@ -19,10 +19,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.ai.bidding import bury_order
+from engine.ai.inference import likely_worlds
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import _RulesOnly, candidates, choose_play
 from engine.ai.table import Cards, PlayState, attackers_win, take_over_threshold
+from engine.cards import Card
 from engine.legal import legal_follows
+from engine.order import TRUMP, TrumpContext
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,8 @@ class Budget:
     confidence: float = 1.0  # leave the heuristic's play only when another is this many
     #                          standard errors better on the sampled worlds
     extra_worlds: int = 0  # more worlds for the heuristic's play and close challengers
+    inference: int = 0  # when > 0: sample this many times the worlds and keep those that
+    #                     best explain the other seats' plays (``engine.ai.inference``)
 
 
 def utility(state: PlayState, seat: int, threshold: int) -> float:
@@ -90,23 +96,20 @@ def _all_plays(state: PlayState, seat: int) -> list[Cards]:
 def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Cards:
     seat = knowledge.seat
     start = time.perf_counter()
-    first = knowledge.world(rng)
-    options = candidates(first, seat, limit=budget.candidates)
+    # the candidates read only the seat's own hand and public facts: any world will do
+    options = candidates(knowledge.world(rng), seat, limit=budget.candidates)
     if len(options) == 1:
         return options[0]
+    worlds = _worlds(knowledge, rng, budget, budget.worlds, start)
     threshold = take_over_threshold(knowledge.rules)
     exact = len(knowledge.view.hand) <= budget.endgame
     values: list[list[float]] = [[] for _ in options]
 
-    def sample(worlds: int, which: list[int], first_world: PlayState | None) -> None:
-        for n in range(worlds):
-            if first_world is None or n:
-                if budget.time_limit is not None and \
-                        time.perf_counter() - start > budget.time_limit:
-                    return
-                world = knowledge.world(rng)
-            else:
-                world = first_world
+    def evaluate(worlds: list[PlayState], which: list[int]) -> None:
+        for n, world in enumerate(worlds):
+            if n and budget.time_limit is not None and \
+                    time.perf_counter() - start > budget.time_limit:
+                return
             for i in which:
                 child = world.copy()
                 child.play(options[i])
@@ -116,7 +119,7 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                     playout(child)
                     values[i].append(utility(child, seat, threshold))
 
-    sample(budget.worlds, list(range(len(options))), first)
+    evaluate(worlds, list(range(len(options))))
     if budget.extra_worlds:
         # a challenger that looks better but not surely so: sample more worlds for it
         close = [i for i in range(1, len(options))
@@ -126,8 +129,19 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
             for i in range(len(options)):
                 if i not in contenders:
                     values[i] = []
-            sample(budget.extra_worlds, contenders, None)
+            evaluate(_worlds(knowledge, rng, budget, budget.extra_worlds, start), contenders)
     return options[_pick(values, budget.confidence)]
+
+
+def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int,
+            start: float) -> list[PlayState]:
+    """``count`` sampled worlds: uniform, or the likeliest of ``count × budget.inference``
+    given the other seats' plays (inference stops early under load: a third of the
+    time limit at most)."""
+    if not budget.inference:
+        return [knowledge.world(rng) for _ in range(count)]
+    deadline = None if budget.time_limit is None else start + budget.time_limit / 3
+    return likely_worlds(knowledge, rng, count, count * budget.inference, deadline)
 
 
 def _z(values: list[float], base: list[float]) -> float:
@@ -175,3 +189,69 @@ def rank_plays(knowledge: Knowledge, rng: random.Random, budget: Budget
             value += utility(child, seat, threshold)
         out.append((cards, value / len(worlds)))
     return sorted(out, key=lambda kv: -kv[1])
+
+
+# -- burying ------------------------------------------------------------------------------
+
+def bury_candidates(hand: Sequence[Card], ctx: TrumpContext, size: int, limit: int
+                    ) -> list[Cards]:
+    """Burials worth comparing, the heuristic's first: then burials that void one or two
+    short side suits (a void lets the taker's side ruff), topped up the heuristic's way."""
+    order = bury_order(hand, ctx)
+    out: list[Cards] = [tuple(order[:size])]
+    seen = {_multiset(out[0])}
+    eff = ctx.eff
+    by_suit: dict[int, list[Card]] = {}
+    for card in hand:
+        if eff[card.index] != TRUMP:
+            by_suit.setdefault(eff[card.index], []).append(card)
+    short = sorted(by_suit, key=lambda s: (len(by_suit[s]), s))
+    groups = [[s] for s in short] + [[a, b] for i, a in enumerate(short) for b in short[i + 1:]]
+    for group in groups:
+        voided = [c for s in group for c in by_suit[s]]
+        if len(voided) > size:
+            continue
+        rest = [c for c in order if eff[c.index] not in group]
+        cards = tuple(voided + rest[: size - len(voided)])
+        key = _multiset(cards)
+        if key not in seen:
+            seen.add(key)
+            out.append(cards)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def _multiset(cards: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(sorted(c.index for c in cards))
+
+
+def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Cards:
+    """The burial that plays out best, by the same sampled-worlds comparison as card play
+    (``knowledge`` is the taker's, holding the kitty, before burying)."""
+    view = knowledge.view
+    seat = knowledge.seat
+    start = time.perf_counter()
+    rules, ctx = knowledge.rules, knowledge.ctx
+    options = bury_candidates(view.hand, ctx, rules.kitty_size, budget.candidates)
+    if len(options) == 1:
+        return options[0]
+    assert view.dealer is not None
+    threshold = take_over_threshold(rules)
+    values: list[list[float]] = [[] for _ in options]
+    for n in range(budget.worlds):
+        if n and budget.time_limit is not None and \
+                time.perf_counter() - start > budget.time_limit:
+            break
+        hands, _ = knowledge.sample(rng)
+        for i, kitty in enumerate(options):
+            world = [list(h) for h in hands]
+            for card in kitty:
+                world[seat].remove(card)
+            remaining = PlayState.tally([c for h in hands for c in h], ctx)
+            state = PlayState(rules, knowledge.prules, ctx, view.dealer, seat, world,
+                              list(kitty), view.dealer, remaining=remaining,
+                              voids=[set() for _ in hands])
+            playout(state)
+            values[i].append(utility(state, seat, threshold))
+    return options[_pick(values, budget.confidence)]

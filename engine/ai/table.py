@@ -105,15 +105,16 @@ class PlayState:
 
     # -- the referee ------------------------------------------------------------------
 
-    def play(self, cards: Sequence[Card]) -> None:
-        """Play ``cards`` for the seat to move (assumed legal; a throw is checked)."""
+    def play(self, cards: Sequence[Card], check_throw: bool = True) -> None:
+        """Play ``cards`` for the seat to move (assumed legal; a throw is checked unless
+        replaying a trick that already happened)."""
         seat = self.turn
         ctx = self.ctx
         hand = self.hands[seat]
         cards = tuple(cards)
         if self.lead is None:
             lead = self.prules.lead(cards, ctx)
-            if lead.is_throw:
+            if lead.is_throw and check_throw:
                 others = [holding_of([c for c in self.hands[s] if ctx.eff[c.index] == lead.suit],
                                      ctx) for s in range(self.players) if s != seat]
                 forced = self.prules.throw_forced(lead, others, ctx)

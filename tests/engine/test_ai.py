@@ -156,7 +156,7 @@ def test_sampled_worlds_respect_what_the_seat_knows() -> None:
         rng = random.Random(seed)
         for _ in range(10):
             hands, kitty = knowledge.sample(rng)
-            assert hands[seat] == list(view.hand)
+            assert hands[seat] == sorted(view.hand, key=lambda c: c.index)
             assert [len(h) for h in hands] == list(view.hand_sizes)
             played = Counter(c for t in view.tricks for _, cs in t[0] for c in cs)
             played.update(c for _, cs in view.trick for c in cs)
@@ -255,3 +255,71 @@ def test_bury_keeps_trumps_and_makes_voids() -> None:
         suits_after = {phase.ctx.eff[c.index] for c in left.elements()} - {TRUMP}
         assert len(suits_after) <= len(suits_before)
         game.apply(action)
+
+
+def test_search_compares_burials_that_make_voids() -> None:
+    from engine.ai.search import bury_candidates
+
+    voiding = 0
+    for seed in range(5):
+        game = Game(ruleset("classic"), seed, dealer=0)
+        rng = random.Random(seed)
+        while not isinstance(game.phase, Burying):
+            game.apply(random_action(game, rng))
+        phase = game.phase
+        ctx = phase.ctx
+        view = seat_view(game, phase.taker)
+        options = bury_candidates(view.hand, ctx, 8, limit=5)
+        heuristic = ai.choose(view, "easy", 0)
+        assert isinstance(heuristic, Bury)
+        assert Counter(options[0]) == Counter(heuristic.cards)
+        assert len({tuple(sorted(c.index for c in o)) for o in options}) == len(options)
+        side = {ctx.eff[c.index] for c in view.hand} - {TRUMP}
+        for option in options:
+            assert len(option) == 8 and not Counter(option) - Counter(view.hand)
+            left = Counter(view.hand) - Counter(option)
+            voiding += len(side - {ctx.eff[c.index] for c in left.elements()}) > 0
+        chosen = ai.choose(view, "hard", seed)
+        assert isinstance(chosen, Bury)
+        assert any(Counter(chosen.cards) == Counter(o) for o in options)
+    assert voiding >= 5
+
+
+def _heuristic_mid_hand(preset: str, seed: int, tricks: int) -> Game:
+    """A hand buried and played by ``easy`` players (random declarations) up to a
+    moment ``tricks`` tricks in."""
+    game = Game(ruleset(preset), seed, dealer=seed % 4)
+    rng = random.Random(seed)
+    while not (isinstance(game.phase, Playing) and len(game.phase.tricks) >= tricks):
+        phase = game.phase
+        if isinstance(phase, (Playing, Burying)):
+            seat = phase.turn if isinstance(phase, Playing) else phase.taker
+            game.apply(ai.choose(seat_view(game, seat), "easy", seed))
+        else:
+            game.apply(random_action(game, rng))
+    return game
+
+
+@pytest.mark.parametrize("preset", ["classic", "changzhu"])
+def test_the_true_deal_explains_heuristic_players_and_samples_do_worse(preset: str) -> None:
+    from engine.ai.inference import disagreements, likely_worlds
+
+    more = 0
+    for seed in range(4):
+        game = _heuristic_mid_hand(preset, seed, 6)
+        phase = game.phase
+        assert isinstance(phase, Playing)
+        seat = phase.turn
+        knowledge = Knowledge.from_view(seat_view(game, seat))
+        truth = [list(h) for h in phase.hands]
+        kitty = list(phase.kitty) if seat != phase.taker else list(knowledge.view.kitty)
+        # the replay of the hand in the true deal is what the players did
+        assert disagreements(knowledge, truth, kitty) == 0
+        rng = random.Random(seed)
+        sampled = [disagreements(knowledge, *knowledge.sample(rng)) for _ in range(12)]
+        more += sum(s > 0 for s in sampled)
+        kept = likely_worlds(knowledge, random.Random(seed), 4, 12)
+        assert len(kept) == 4
+        kept_scores = sorted(disagreements(knowledge, w.hands, w.kitty) for w in kept)
+        assert kept_scores == sorted(sampled)[:4]  # the same rng: the best of those 12
+    assert more >= 24  # most random deals contradict some play
