@@ -86,7 +86,7 @@ def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Car
         for i, (who, cards) in enumerate(plays):
             if state.turn != who:  # the replay lost the thread (cannot happen in a
                 return count  # consistent world); keep what was counted
-            if who != seat:
+            if who != seat and not _forced(state, who):
                 guess = choose_play(state, who)
                 if _signature(guess, ctx) != _signature(cards, ctx):
                     count += 1
@@ -102,6 +102,19 @@ def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Car
                 return count
             state.play(cards, check_throw=False)
     return count
+
+
+def _forced(state: PlayState, seat: int) -> bool:
+    """Did the rules leave ``seat`` no choice (all its cards of the led suit, exactly as
+    many as were led, or its whole hand)? Such a play says nothing; skip the guess."""
+    lead = state.lead
+    if lead is None:
+        return len(state.hands[seat]) == 1
+    hand = state.hands[seat]
+    if len(hand) == lead.size:
+        return True
+    eff = state.ctx.eff
+    return sum(1 for c in hand if eff[c.index] == lead.suit) == lead.size
 
 
 def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: int,

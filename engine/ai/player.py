@@ -5,9 +5,11 @@ what a human in that seat would. The result is the seat's decision now, or None 
 seat has nothing to decide (not its turn; during the deal: it does not declare now).
 Dealing, ``EndDeal`` and ``NextHand`` are the table's clock, never a seat's decision.
 
-Levels: ``easy`` plays the heuristic; ``normal`` and ``hard`` search card play
-(determinized Monte Carlo, ``engine.ai.search``) with a small and a larger budget; all
-levels share the heuristic for declaring, 回牌, burying and the swap.
+Levels: ``easy`` plays the heuristic; ``normal`` and ``hard`` search card play and
+burying (determinized Monte Carlo, ``engine.ai.search``) with a small and a larger
+budget, hard keeping the worlds that best explain the others' plays
+(``engine.ai.inference``); all levels share the heuristic for declaring, 回牌 and the
+changzhu swap.
 """
 
 from __future__ import annotations
