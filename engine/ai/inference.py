@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 
@@ -123,8 +124,6 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
     with what the other seats played (ties: sampling order, so without history this is
     plain uniform sampling). ``deadline`` (``time.perf_counter`` value) stops sampling
     early, never below ``count`` worlds."""
-    import time
-
     scored: list[tuple[float, int, list[list[Card]], list[Card]]] = []
     has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
         not knowledge.kitty_known
