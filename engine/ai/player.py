@@ -21,8 +21,8 @@ import random
 from engine.actions import Action, Bury, Declare, Play, ReturnCards, SwapKitty
 from engine.errors import EngineError
 from engine.game import Game
-from engine.rules import DeclarationStyle
 from engine.legal import check_play, constructive_follow, legal_plays
+from engine.rules import DeclarationStyle
 from engine.views import SeatView
 
 from engine.ai.bidding import choose_bury, choose_declaration, choose_return, choose_swap

@@ -244,13 +244,14 @@ def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                 time.perf_counter() - start > budget.time_limit:
             break
         hands, _ = knowledge.sample(rng)
+        tally = PlayState.tally([c for h in hands for c in h], ctx)  # the kitty too
         for i, kitty in enumerate(options):
             world = [list(h) for h in hands]
             for card in kitty:
                 world[seat].remove(card)
-            remaining = PlayState.tally([c for h in hands for c in h], ctx)
             state = PlayState(rules, knowledge.prules, ctx, view.dealer, seat, world,
-                              list(kitty), view.dealer, remaining=remaining,
+                              list(kitty), view.dealer,
+                              remaining={suit: dict(counts) for suit, counts in tally.items()},
                               voids=[set() for _ in hands])
             playout(state)
             values[i].append(utility(state, seat, threshold))
