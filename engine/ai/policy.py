@@ -34,7 +34,7 @@ from engine.shapes import (
     unit_cards,
 )
 
-from engine.ai.table import Cards, PlayState, play_key
+from engine.ai.table import Cards, PlayState, distinct, play_key
 
 
 class _RulesOnly:
@@ -54,16 +54,7 @@ def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
         ranked = _lead_candidates(state, seat)
     else:
         ranked = _follow_candidates(state, seat)
-    out: list[Cards] = []
-    seen: set[tuple[int, ...]] = set()
-    for cards in ranked:
-        key = tuple(sorted(c.index for c in cards))
-        if key not in seen:
-            seen.add(key)
-            out.append(cards)
-            if len(out) >= limit:
-                break
-    return out
+    return distinct(ranked, limit)
 
 
 # -- knowledge helpers ------------------------------------------------------------------

@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.ai.bidding import bury_order
 from engine.ai.inference import likely_worlds
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import _RulesOnly, candidates, choose_play
-from engine.ai.table import Cards, PlayState, attackers_win, take_over_threshold
+from engine.ai.table import Cards, PlayState, attackers_win, distinct, take_over_threshold
 from engine.cards import Card
 from engine.legal import legal_follows
 from engine.order import TRUMP, TrumpContext
@@ -198,8 +198,6 @@ def bury_candidates(hand: Sequence[Card], ctx: TrumpContext, size: int, limit: i
     """Burials worth comparing, the heuristic's first: then burials that void one or two
     short side suits (a void lets the taker's side ruff), topped up the heuristic's way."""
     order = bury_order(hand, ctx)
-    out: list[Cards] = [tuple(order[:size])]
-    seen = {_multiset(out[0])}
     eff = ctx.eff
     by_suit: dict[int, list[Card]] = {}
     for card in hand:
@@ -207,23 +205,16 @@ def bury_candidates(hand: Sequence[Card], ctx: TrumpContext, size: int, limit: i
             by_suit.setdefault(eff[card.index], []).append(card)
     short = sorted(by_suit, key=lambda s: (len(by_suit[s]), s))
     groups = [[s] for s in short] + [[a, b] for i, a in enumerate(short) for b in short[i + 1:]]
-    for group in groups:
-        voided = [c for s in group for c in by_suit[s]]
-        if len(voided) > size:
-            continue
-        rest = [c for c in order if eff[c.index] not in group]
-        cards = tuple(voided + rest[: size - len(voided)])
-        key = _multiset(cards)
-        if key not in seen:
-            seen.add(key)
-            out.append(cards)
-            if len(out) >= limit:
-                break
-    return out
 
+    def burials() -> Iterator[Cards]:
+        yield tuple(order[:size])
+        for group in groups:
+            voided = [c for s in group for c in by_suit[s]]
+            if len(voided) <= size:
+                rest = [c for c in order if eff[c.index] not in group]
+                yield tuple(voided + rest[: size - len(voided)])
 
-def _multiset(cards: Sequence[Card]) -> tuple[int, ...]:
-    return tuple(sorted(c.index for c in cards))
+    return distinct(burials(), limit)
 
 
 def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Cards:

@@ -13,7 +13,7 @@ keeps the bookkeeping cheap enough for thousands of play-outs per decision.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import Card
@@ -184,6 +184,20 @@ def play_key(prules: PlayRules, lead: Lead, cards: Sequence[Card], ctx: TrumpCon
             return None
         return (int(suit == TRUMP), 0, ctx.strength[cards[0].index])
     return prules.play_key(lead, cards, ctx)
+
+
+def distinct(plays: Iterable[Cards], limit: int) -> list[Cards]:
+    """The first ``limit`` plays of ``plays`` that differ as multisets of cards."""
+    out: list[Cards] = []
+    seen: set[tuple[int, ...]] = set()
+    for cards in plays:
+        key = tuple(sorted(c.index for c in cards))
+        if key not in seen:
+            seen.add(key)
+            out.append(cards)
+            if len(out) >= limit:
+                break
+    return out
 
 
 def take_over_threshold(rules: Ruleset) -> int:

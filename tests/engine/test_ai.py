@@ -235,12 +235,18 @@ def test_declares_on_a_strong_holding_and_never_over_a_partner() -> None:
     assert ai.choose(seat_view(game, 0), "easy", 0) is None  # the partner's suit stands
 
 
+def _at_burying(seed: int) -> Game:
+    """A classic hand dealt and declared at random, the taker about to bury."""
+    game = Game(ruleset("classic"), seed, dealer=0)
+    rng = random.Random(seed)
+    while not isinstance(game.phase, Burying):
+        game.apply(random_action(game, rng))
+    return game
+
+
 def test_bury_keeps_trumps_and_makes_voids() -> None:
     for seed in range(5):
-        game = Game(ruleset("classic"), seed, dealer=0)
-        rng = random.Random(seed)
-        while not isinstance(game.phase, Burying):
-            game.apply(random_action(game, rng))
+        game = _at_burying(seed)
         phase = game.phase
         view = seat_view(game, phase.taker)
         action = ai.choose(view, "easy", 0)
@@ -262,10 +268,7 @@ def test_search_compares_burials_that_make_voids() -> None:
 
     voiding = 0
     for seed in range(5):
-        game = Game(ruleset("classic"), seed, dealer=0)
-        rng = random.Random(seed)
-        while not isinstance(game.phase, Burying):
-            game.apply(random_action(game, rng))
+        game = _at_burying(seed)
         phase = game.phase
         ctx = phase.ctx
         view = seat_view(game, phase.taker)
