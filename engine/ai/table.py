@@ -84,12 +84,7 @@ class PlayState:
         mine = self.hands[seat] + self.kitty if seat == self.taker else self.hands[seat]
         for card in mine:
             if eff[card.index] == suit:
-                key = ident[card.index]
-                left = out[key] - 1
-                if left:
-                    out[key] = left
-                else:
-                    del out[key]
+                _take_one(out, ident[card.index])
         return out
 
     @classmethod
@@ -140,13 +135,7 @@ class PlayState:
         ident = ctx.ident
         for card in cards:
             hand.remove(card)
-            h = remaining[eff[card.index]]
-            key = ident[card.index]
-            left = h[key] - 1
-            if left:
-                h[key] = left
-            else:
-                del h[key]
+            _take_one(remaining[eff[card.index]], ident[card.index])
         self.plays.append((seat, cards))
         if len(self.plays) == self.players:
             self._finish_trick()
@@ -173,6 +162,15 @@ class PlayState:
         else:
             delta = -kitty_pts if rules.keep_kitty_subtracts else 0
         self.total = self.attacker_points + delta
+
+
+def _take_one(counts: dict[int, int], key: int) -> None:
+    """One card of ``key`` fewer in ``counts`` (a key at zero is dropped)."""
+    left = counts[key] - 1
+    if left:
+        counts[key] = left
+    else:
+        del counts[key]
 
 
 def play_key(prules: PlayRules, lead: Lead, cards: Sequence[Card], ctx: TrumpContext
