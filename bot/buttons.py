@@ -14,7 +14,7 @@ import discord
 
 from bot.errors import BotError
 from bot.tables import Table
-from bot.text import say
+from bot.text.catalogue import say
 from bot.tree import locale_of, reply, report_error
 
 if TYPE_CHECKING:

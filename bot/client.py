@@ -15,7 +15,7 @@ from bot.publisher import DiscordPublisher
 from bot.stats import LeaderboardButton, StatsService
 from bot.store import Store, open_store
 from bot.tables import TableService, TableSettings
-from bot.translator import ShengjiTranslator
+from bot.text.commands import ShengjiTranslator
 from bot.tree import ShengjiTree
 
 log = logging.getLogger(__name__)

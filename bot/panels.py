@@ -16,7 +16,7 @@ import discord
 from bot.ai import rank_plays
 from bot.errors import BotError
 from bot.render import hand_picture, hand_text
-from bot.text import say
+from bot.text.catalogue import say
 from bot.tree import locale_of, reply, report_error
 from engine.cards import Card, format_cards, parse_cards
 from engine.game import Burying, Dealing, Playing, Swapping

@@ -23,7 +23,8 @@ import discord
 from bot.buttons import table_buttons
 from bot.render import result_picture, seat_names, status_line, table_picture
 from bot.tables import Table
-from bot.text import describe_event, say, trump_name
+from bot.text.catalogue import say
+from bot.text.events import describe_event, trump_name
 from engine.actions import Event
 
 if TYPE_CHECKING:

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from bot.errors import BotError
 from bot.tables import Table
-from bot.text import say, trump_name
+from bot.text.catalogue import say
+from bot.text.events import trump_name
 from engine.cards import Card, parse_cards
 from engine.errors import EngineError
 from engine.game import Dealing, HandOver, MatchOver

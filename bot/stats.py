@@ -41,7 +41,7 @@ from bot.store import (
     Store,
     StoreError,
 )
-from bot.text import say
+from bot.text.catalogue import say
 from engine.errors import EngineError
 from engine.game import Game, HandOver, MatchOver
 from engine.record import FORMAT as RECORD_FORMAT

@@ -25,7 +25,7 @@ from bot.stats import (
     stats_embed,
 )
 from bot.tables import AI_LEVELS
-from bot.text import say
+from bot.text.catalogue import say
 from bot.tree import locale_of, reply
 from engine.cards import format_cards
 from engine.errors import EngineError

@@ -1,17 +1,13 @@
 """Every user-facing string, in English and Simplified Chinese, keyed by error or event.
 
 ``lang(locale)`` picks the catalogue from a Discord locale ("zh-CN", "zh-TW" → zh; the
-rest → en). ``say(locale, key, **params)`` formats one text; ``describe_event`` turns an
-engine event into a line for the channel (public events) or for one player (private).
+rest → en). ``say(locale, key, **params)`` formats one text; ``bot.text.events`` words
+engine events with these texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
-
-from engine.actions import Event
-from engine.cards import Card
 
 EN: dict[str, str] = {
     # refusals
@@ -205,9 +201,6 @@ ENGINE_ZH: dict[str, str] = {
     "bury_count": "扣底张数不对。",
 }
 
-_SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "red": "red (♥♦)",
-               "black": "black (♠♣)"}
-
 
 def lang(locale: str | None) -> dict[str, str]:
     return ZH if (locale or "").lower().startswith("zh") else EN
@@ -233,56 +226,6 @@ def engine_reason(locale: str | None, code: str | None, message: str,
     if lang(locale) is ZH and code in ENGINE_ZH:
         return ENGINE_ZH[code]
     return message
-
-
-def trump_name(locale: str | None, trump: str | None) -> str:
-    if trump is None:
-        return say(locale, "trump_unknown")
-    if trump == "none":
-        return say(locale, "no_trump")
-    return _SUIT_NAMES.get(trump, trump)
-
-
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
-
-
-def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str | None:
-    """One line for an event, or None for events shown otherwise (deal ticks, turns)."""
-    def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-
-    kind = ev.kind
-    params: dict[str, Any] = dict(ev.data)
-    params["name"] = name(ev.seat)
-    if ev.cards:
-        params["cards"] = cards_text(ev.cards)
-    if kind in ("stuck", "returned"):
-        params["victim"] = name(params.get("victim"))
-    elif kind == "deal_ended":
-        params["dealer"], params["taker"] = name(params["dealer"]), name(params["taker"])
-    elif kind == "trump":
-        params["trump"] = trump_name(locale, params.get("trump"))
-    elif kind == "hand_started":
-        params["dealer"] = name(params.get("dealer"))
-        params["number"] = int(params.get("number", 0)) + 1
-    elif kind == "match_over":
-        params["team"] = int(params.get("team", 0)) + 1
-    elif kind == "throw_failed":
-        params["forced"] = " ".join(c.pretty for c in _parse(params.get("forced", "")))
-    elif kind == "hand_scored":
-        result = params.get("result")
-        return "\n".join(result.explain()) if result is not None else None
-    key = "ev_" + kind + ("_ruff" if params.get("ruff") else "")
-    if key not in EN:
-        return None
-    return say(locale, key, **params)
-
-
-def _parse(text: str) -> list[Card]:
-    from engine.cards import parse_cards
-
-    return parse_cards(text)
 
 
 # -- stats (issue 7): leaderboards, stats, history, export, server settings --------------------
