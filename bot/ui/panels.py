@@ -9,43 +9,40 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.ai import rank_plays
 from bot.errors import BotError
-from bot.render import hand_picture, hand_text
+from bot.services import Services
 from bot.text.catalogue import say
 from bot.tree import locale_of, reply, report_error
+from bot.ui.render import hand_picture, hand_text
 from engine.cards import Card, format_cards, parse_cards
 from engine.game import Burying, Dealing, Playing, Swapping
 from engine.legal import legal_declarations, legal_plays
 
-if TYPE_CHECKING:
-    from bot.client import ShengjiBot
-
 MAX_OPTIONS = 25
 
 
-def play_choices(bot: ShengjiBot, channel_id: int, user_id: int) -> list[tuple[Card, ...]]:
+def play_choices(services: Services, channel_id: int, user_id: int) -> list[tuple[Card, ...]]:
     """The user's legal plays now, best first (empty when it is not their turn)."""
-    table, seat, _ = bot.tables.view_for(channel_id, user_id)
+    table, seat, _ = services.tables.view_for(channel_id, user_id)
     game = table.game
     assert game is not None
     return rank_plays(game, seat, legal_plays(game, seat))
 
 
-def declaration_choices(bot: ShengjiBot, channel_id: int, user_id: int
+def declaration_choices(services: Services, channel_id: int, user_id: int
                         ) -> list[tuple[Card, ...]]:
-    table, seat, _ = bot.tables.view_for(channel_id, user_id)
+    table, seat, _ = services.tables.view_for(channel_id, user_id)
     assert table.game is not None
     return legal_declarations(table.game, seat)
 
 
-async def build_panel(bot: ShengjiBot, channel_id: int, user_id: int, locale: str
+async def build_panel(services: Services, channel_id: int, user_id: int, locale: str
                       ) -> tuple[str, discord.File, discord.ui.View]:
-    table, seat, view = bot.tables.view_for(channel_id, user_id)
+    table, seat, view = services.tables.view_for(channel_id, user_id)
     game = table.game
     assert game is not None
     phase = game.phase
@@ -55,53 +52,53 @@ async def build_panel(bot: ShengjiBot, channel_id: int, user_id: int, locale: st
     if isinstance(phase, Dealing):
         if phase.pending_return and phase.pending_return[0] == seat:
             lines.append(say(locale, "hint_return", count=phase.pending_return[2]))
-        options = declaration_choices(bot, channel_id, user_id)
+        options = declaration_choices(services, channel_id, user_id)
         if options:
-            ui.add_item(_Choice(bot, channel_id, "declare", say(locale, "pick_declaration"),
+            ui.add_item(_Choice(services, channel_id, "declare", say(locale, "pick_declaration"),
                                 options))
     elif isinstance(phase, Burying) and phase.taker == seat:
         lines.append(say(locale, "hint_bury", count=phase.kitty_size))
     elif isinstance(phase, Swapping) and phase.declarer == seat:
         lines.append(say(locale, "hint_swap"))
-        ui.add_item(_NoSwap(bot, channel_id, say(locale, "btn_no_swap")))
+        ui.add_item(_NoSwap(services, channel_id, say(locale, "btn_no_swap")))
     elif isinstance(phase, Playing) and phase.turn == seat:
         lines.append(say(locale, "your_turn"))
-        options = play_choices(bot, channel_id, user_id)
+        options = play_choices(services, channel_id, user_id)
         playable = {c for play in options for c in play}
         unplayable = [c for c in view.hand if c not in playable]
-        ui.add_item(_Choice(bot, channel_id, "play", say(locale, "pick_play"), options))
+        ui.add_item(_Choice(services, channel_id, "play", say(locale, "pick_play"), options))
     elif not isinstance(phase, Playing) and phase.name in ("hand_over", "match_over"):
         lines.append(say(locale, "hand_over_panel"))
-    lines += bot.publisher.take_private(channel_id, user_id)
+    lines += services.notes.take_private(channel_id, user_id)
     picture = await hand_picture(view, unplayable=unplayable)
     file = discord.File(io.BytesIO(picture.png), filename="hand.png",
                         description=picture.alt_text[:1024])
     return "\n".join(lines)[:1990], file, ui
 
 
-async def open_panel(bot: ShengjiBot, interaction: discord.Interaction) -> None:
+async def open_panel(services: Services, interaction: discord.Interaction) -> None:
     """Show the caller their hand privately, and keep it fresh."""
     assert interaction.channel_id is not None
     channel_id, user_id = interaction.channel_id, interaction.user.id
     locale = locale_of(interaction)
-    content, file, ui = await build_panel(bot, channel_id, user_id, locale)
+    content, file, ui = await build_panel(services, channel_id, user_id, locale)
     await reply(interaction, content, file=file, view=ui, ephemeral=True)
 
     async def refresh() -> None:
-        content, file, ui = await build_panel(bot, channel_id, user_id, locale)
+        content, file, ui = await build_panel(services, channel_id, user_id, locale)
         await interaction.edit_original_response(content=content, attachments=[file], view=ui)
 
-    bot.publisher.panels[(channel_id, user_id)] = refresh
+    services.panels.keep(channel_id, user_id, refresh)
 
 
 class _Choice(discord.ui.Select[discord.ui.View]):
-    def __init__(self, bot: ShengjiBot, channel_id: int, kind: str, placeholder: str,
+    def __init__(self, services: Services, channel_id: int, kind: str, placeholder: str,
                  options: Sequence[tuple[Card, ...]]) -> None:
         super().__init__(placeholder=placeholder, min_values=1, max_values=1, options=[
             discord.SelectOption(label=" ".join(c.pretty for c in cards)[:100],
                                  value=format_cards(cards)[:100])
             for cards in options[:MAX_OPTIONS]])
-        self.bot = bot
+        self.services = services
         self.channel_id = channel_id
         self.kind = kind
 
@@ -109,33 +106,33 @@ class _Choice(discord.ui.Select[discord.ui.View]):
         cards = parse_cards(self.values[0])
         try:
             if self.kind == "declare":
-                await self.bot.tables.declare(self.channel_id, interaction.user.id, cards)
+                await self.services.tables.declare(self.channel_id, interaction.user.id, cards)
             else:
-                await self.bot.tables.play(self.channel_id, interaction.user.id, cards)
+                await self.services.tables.play(self.channel_id, interaction.user.id, cards)
         except BotError as exc:
             await report_error(interaction, exc)
             return
-        await refresh_from(self.bot, interaction, self.channel_id)
+        await refresh_from(self.services, interaction, self.channel_id)
 
 
 class _NoSwap(discord.ui.Button[discord.ui.View]):
-    def __init__(self, bot: ShengjiBot, channel_id: int, label: str) -> None:
+    def __init__(self, services: Services, channel_id: int, label: str) -> None:
         super().__init__(label=label, style=discord.ButtonStyle.secondary)
-        self.bot = bot
+        self.services = services
         self.channel_id = channel_id
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await self.bot.tables.swap(self.channel_id, interaction.user.id, (), ())
+            await self.services.tables.swap(self.channel_id, interaction.user.id, (), ())
         except BotError as exc:
             await report_error(interaction, exc)
             return
-        await refresh_from(self.bot, interaction, self.channel_id)
+        await refresh_from(self.services, interaction, self.channel_id)
 
 
-async def refresh_from(bot: ShengjiBot, interaction: discord.Interaction, channel_id: int
+async def refresh_from(services: Services, interaction: discord.Interaction, channel_id: int
                        ) -> None:
     """Answer a component click on the panel by redrawing the panel."""
-    content, file, ui = await build_panel(bot, channel_id, interaction.user.id,
+    content, file, ui = await build_panel(services, channel_id, interaction.user.id,
                                           locale_of(interaction))
     await interaction.response.edit_message(content=content, attachments=[file], view=ui)

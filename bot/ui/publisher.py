@@ -15,34 +15,52 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 import discord
 
-from bot.buttons import table_buttons
-from bot.render import result_picture, seat_names, status_line, table_picture
 from bot.tables import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event, trump_name
+from bot.ui.buttons import table_buttons
+from bot.ui.render import result_picture, seat_names, status_line, table_picture
 from engine.actions import Event
-
-if TYPE_CHECKING:
-    from bot.client import ShengjiBot
 
 log = logging.getLogger(__name__)
 
 TABLE_LOG_LINES = 8
 
 
+class Postbox:
+    """A way to post: channel messages and direct messages, through a Discord client."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(channel_id)
+
+    async def direct(self, user_id: int, text: str) -> None:
+        user = self._client.get_user(user_id) or await self._client.fetch_user(user_id)
+        await user.send(text)
+
+
 class DiscordPublisher:
-    def __init__(self, bot: ShengjiBot, *, edit_interval: float = 1.0) -> None:
-        self.bot = bot
+    """``Publisher`` for the TableService. ``message_posted(table, message_id)`` is told
+    when the table message moves to a new message; ``redrawn(channel_id)`` after each
+    redraw of a table (the open hand panels follow it)."""
+
+    def __init__(self, post: Postbox, *,
+                 message_posted: Callable[[Table, int], Awaitable[None]],
+                 redrawn: Callable[[int], Awaitable[None]],
+                 edit_interval: float = 1.0) -> None:
+        self.post = post
+        self.message_posted = message_posted
+        self.redrawn = redrawn
         self.edit_interval = edit_interval
         self.recent: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=TABLE_LOG_LINES))
         self.pending_private: dict[tuple[int, int], list[str]] = defaultdict(list)
-        # (channel, user) -> a coroutine function that refreshes the user's hand panel
-        self.panels: dict[tuple[int, int], Callable[[], Any]] = {}
         self._flushing: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._latest: dict[int, Table] = {}
@@ -95,12 +113,7 @@ class DiscordPublisher:
                 await self.refresh(table)
             except Exception:  # noqa: BLE001 - a failed edit must not stop the game
                 log.exception("could not update the table message in %s", table.channel_id)
-            for (channel, user), refresh in list(self.panels.items()):
-                if channel == table.channel_id:
-                    try:
-                        await refresh()
-                    except discord.HTTPException:
-                        self.panels.pop((channel, user), None)  # expired or deleted
+            await self.redrawn(channel_id)
 
     def summary(self, table: Table) -> str:
         locale = table.locale
@@ -134,7 +147,7 @@ class DiscordPublisher:
             file = discord.File(_bytes(picture.png), filename="table.png",
                                 description=picture.alt_text[:1024])
             view = table_buttons(table)
-            channel = self.bot.get_partial_messageable(table.channel_id)
+            channel = self.post.channel(table.channel_id)
             content = self.summary(table)
             if table.message_id is not None:
                 try:
@@ -147,14 +160,14 @@ class DiscordPublisher:
                 file = discord.File(_bytes(picture.png), filename="table.png",
                                     description=picture.alt_text[:1024])
             message = await channel.send(content=content, file=file, view=view)
-            await self.bot.tables.remember_message(table, message.id)
+            await self.message_posted(table, message.id)
 
     async def _post_result(self, table: Table, ev: Event, names: list[str]) -> None:
         result = ev.get("result")
         if result is None:
             return
         picture = await result_picture(table.locale, result, names)
-        channel = self.bot.get_partial_messageable(table.channel_id)
+        channel = self.post.channel(table.channel_id)
         text = "\n".join(result.explain()[:-1] + [f"→ {names[result.next_dealer]}"])
         try:
             await channel.send(content=text[:1900], file=discord.File(
@@ -167,8 +180,7 @@ class DiscordPublisher:
     async def _tell_trump(self, table: Table, user_id: int, ev: Event) -> None:
         text = say(table.locale, "trump_dm", trump=trump_name(table.locale, ev.get("trump")))
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text)
+            await self.post.direct(user_id, text)
         except discord.Forbidden:
             # DMs closed (50007): keep it for the player's next interaction
             fallback = say(table.locale, "trump_dm_fallback",

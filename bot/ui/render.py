@@ -8,15 +8,13 @@ never reach the channel.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Sequence
 
-from bot.errors import BotError
 from bot.tables import Table
 from bot.text.catalogue import say
 from bot.text.events import trump_name
-from engine.cards import Card, parse_cards
-from engine.errors import EngineError
+from bot.ui.cards_input import hand_order
+from engine.cards import Card
 from engine.game import Dealing, HandOver, MatchOver
 from engine.scoring import HandResult
 from engine.views import SeatView, public_view
@@ -26,42 +24,14 @@ from images import (
     ResultScene,
     SeatInfo,
     TableScene,
-    display_order,
     render_hand,
     render_result,
     render_table,
 )
 
-_NUMBERS = re.compile(r"^[\d\s,，]+$")
-
 
 def seat_names(table: Table) -> list[str]:
     return [f"{i + 1}. {s.name}" if s else f"{i + 1}. —" for i, s in enumerate(table.seats)]
-
-
-def hand_order(view: SeatView) -> list[Card]:
-    """The order of the numbers under the cards of the seat's hand picture."""
-    return display_order(view.hand, view.ctx)
-
-
-def parse_play(text: str, view: SeatView) -> list[Card]:
-    """Cards typed as ``AS AS KS``, ``♠A ♠A ♠K`` or the numbers under the hand picture."""
-    text = text.strip()
-    if not text:
-        raise BotError("bad_cards", reason="no cards given")
-    if _NUMBERS.match(text):
-        order = hand_order(view)
-        numbers = [int(n) for n in re.split(r"[\s,，]+", text) if n]
-        if len(set(numbers)) != len(numbers):
-            raise BotError("bad_cards", reason="a number appears twice")
-        bad = [n for n in numbers if not 1 <= n <= len(order)]
-        if bad:
-            raise BotError("bad_cards", reason=f"your cards are numbered 1 to {len(order)}")
-        return [order[n - 1] for n in numbers]
-    try:
-        return parse_cards(text)
-    except EngineError as exc:
-        raise BotError("bad_cards", reason=exc.message) from None
 
 
 def status_line(table: Table) -> str:
