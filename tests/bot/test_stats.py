@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai import RandomDeciders
 from bot.errors import BotError
 from bot.ratings import COMPUTER, Member, display, new_rating, rate_hand
 from bot.stats.counting import StatsCounter, hand_stats
@@ -29,6 +28,7 @@ from bot.store import (
 from bot.tables import Table, TableService, TableSettings
 from bot.ui.leaderboard import lb_custom_id, leaderboard_view
 from engine.actions import Event
+from tests.bot.deciders import RandomDeciders
 
 GUILD, OTHER = 10, 20
 ANN, BEA, CAL, DON = 101, 102, 103, 104

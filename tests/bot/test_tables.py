@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai import RandomDeciders
 from bot.errors import BotError
 from bot.store import SqliteStore, StoreError
 from bot.tables import Table, TableService, TableSettings
@@ -17,6 +16,7 @@ from engine.actions import Event
 from engine.game import Playing
 from engine.legal import legal_plays
 from engine.simulate import random_action
+from tests.bot.deciders import RandomDeciders
 
 FAST = TableSettings(turn_timer=30.0, deal_pause=0.0, last_chance=0.0, hand_pause=0.0,
                      ai_pause=0.0)
