@@ -16,7 +16,8 @@ from bot.stats.export import MatchExporter
 from bot.stats.queries import StatsQueries
 from bot.stats.settings import ServerSettingsService
 from bot.store import Store, open_store
-from bot.tables import Table, TableService, TableSettings
+from bot.table_data import Table, TableSettings
+from bot.tables import TableService
 from bot.text.commands import ShengjiTranslator
 from bot.tree import ShengjiTree
 from bot.ui.panel_registry import PanelRegistry

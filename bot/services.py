@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from bot.stats.queries import HistoryEntry, LeaderboardPage
 from bot.stats.settings import ServerSettings
 from bot.store import PlayerStats
-from bot.tables import Table, TableSettings
+from bot.table_data import Table, TableSettings
 from bot.ui.panel_registry import PanelRegistry
 from engine.cards import Card
 from engine.views import SeatView

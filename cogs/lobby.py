@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.services import Services, services_of
 from bot.stats.settings import parse_option_text
-from bot.tables import AI_LEVELS
+from bot.table_data import AI_LEVELS
 from bot.text.catalogue import say
 from bot.tree import locale_of, reply
 from bot.ui.buttons import TableButton

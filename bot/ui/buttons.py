@@ -14,7 +14,7 @@ import discord
 
 from bot.errors import BotError
 from bot.services import services_of
-from bot.tables import Table
+from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.tree import locale_of, reply, report_error
 from bot.ui.panels import open_panel

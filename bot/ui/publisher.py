@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.tables import Table
+from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event, trump_name
 from bot.ui.buttons import table_buttons

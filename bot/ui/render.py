@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.tables import Table
+from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import trump_name
 from bot.ui.cards_input import hand_order

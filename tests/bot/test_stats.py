@@ -25,7 +25,8 @@ from bot.store import (
     SqliteStore,
     StoreError,
 )
-from bot.tables import Table, TableService, TableSettings
+from bot.table_data import Table, TableSettings
+from bot.tables import TableService
 from bot.ui.leaderboard import lb_custom_id, leaderboard_view
 from engine.actions import Event
 from tests.bot.deciders import RandomDeciders
@@ -88,8 +89,6 @@ async def play_match(service: TableService, guild: int, channel: int,
     while table.status != "finished":
         assert loop.time() < end, "the match did not finish"
         await asyncio.sleep(0.01)
-    if table.task:
-        await table.task
     return table
 
 
