@@ -15,7 +15,7 @@ from bot.text.catalogue import say
 from bot.text.events import trump_name
 from bot.ui.cards_input import hand_order
 from engine.cards import Card
-from engine.game import Dealing, HandOver, MatchOver
+from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.scoring import HandResult
 from engine.views import SeatView, public_view
 from images import (
@@ -73,13 +73,13 @@ def table_scene(table: Table) -> TableScene:
     actor = table.actor()
     sizes = view.hand_sizes or (0,) * len(names)
     seats = [SeatInfo(n, sizes[i], is_dealer=view.dealer == i, is_turn=actor == i,
-                      team=i % 2, away=bool(table.seats[i] and table.seats[i].away))
-             for i, n in enumerate(names)]
+                      team=i % 2, away=seat is not None and seat.away)
+             for i, (n, seat) in enumerate(zip(names, table.seats, strict=True))]
     level = view.level or game.levels[(view.dealer or 0) % 2]
     trick = [(seat, list(cards)) for seat, cards in view.trick]
     winner = None
     phase = game.phase
-    if trick and getattr(phase, "trick", None) is not None and phase.trick.lead is not None:
+    if trick and isinstance(phase, Playing) and phase.trick.lead is not None:
         plays = [cards for _, cards in phase.trick.plays]
         winner = phase.trick.plays[game.play_rules.trick_winner(phase.trick.lead, plays,
                                                                 phase.ctx)][0]
