@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -118,18 +119,17 @@ async def test_a_table_is_ranked_unless_settings_forbid_its_computers(
 
 
 def _match(seats: list[SeatRecord]) -> MatchRecord:
-    from datetime import datetime, timezone
-
-    return MatchRecord(1, GUILD, 5, 7, {}, seats, "playing", None,
-                       datetime.now(timezone.utc), None, 0, True)
+    return MatchRecord(1, GUILD, 5, 7, {}, seats, "playing", None, datetime.now(UTC), None,
+                       0, True)
 
 
 def _hand(**changes: object) -> HandRecord:
-    fields: dict[str, object] = dict(
-        match_id=1, hand_no=0, dealer=0, level="K", trump="S", defenders_team=0,
-        attacker_points=90, kitty_multiplier=2, last_trick_team=1, winner_team=1,
-        levels_gained=1, levels_before=["K", "K"], levels_after=["K", "A"], result={},
-        last_trick_seat=3)
+    fields: dict[str, object] = {
+        "match_id": 1, "hand_no": 0, "dealer": 0, "level": "K", "trump": "S",
+        "defenders_team": 0, "attacker_points": 90, "kitty_multiplier": 2,
+        "last_trick_team": 1, "winner_team": 1, "levels_gained": 1,
+        "levels_before": ["K", "K"], "levels_after": ["K", "A"], "result": {},
+        "last_trick_seat": 3}
     fields.update(changes)
     return HandRecord(**fields)  # type: ignore[arg-type]
 

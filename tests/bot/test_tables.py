@@ -77,7 +77,7 @@ async def _table_waiting_for(service: TableService, user: int, settings: TableSe
 
 async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(tmp_path: Path
                                                                              ) -> None:
-    service, recorder, store = await _service(tmp_path)
+    service, recorder, _ = await _service(tmp_path)
     settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
                              hand_pause=0.0, ai_pause=0.0)
     table = await _table_waiting_for(service, 100, settings)
@@ -207,7 +207,7 @@ async def test_a_stored_play_is_done_even_when_its_hand_cannot_be_recorded(tmp_p
         await _wait(lambda: table.actor() == 0 or isinstance(table.game.phase, HandOver))
         if table.actor() == 0:
             action = random_action(table.game, random.Random(len(table.game.log)))
-            await service.act(1, 100, lambda seat: action)
+            await service.act(1, 100, lambda seat, chosen=action: chosen)
     assert await store.match_hands(table.match_id) == []
     await service.close()
     # a restart replays the log and records the hand it had missed
