@@ -28,12 +28,12 @@ log = logging.getLogger(__name__)
 class EngineDeciders:
     """``Deciders`` for the TableService, backed by ``engine.ai``."""
 
-    def __init__(self, pool: AiPool | None = None) -> None:
+    def __init__(self, pool: AiPool) -> None:
         self.pool = pool
 
     async def _choose(self, game: Game, seat: int, level: str, seed: int) -> Action | None:
         view = seat_view(game, seat)
-        if level == "easy" or self.pool is None:
+        if level == "easy":
             return choose(view, level, seed)
         return await self.pool.choose(view, level, seed, loop=asyncio.get_running_loop())
 
@@ -59,8 +59,7 @@ class EngineDeciders:
         return action if isinstance(action, Declare) else None
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.close()
+        self.pool.close()
 
 
 def rank_plays(game: Game, seat: int, plays: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:

@@ -258,17 +258,15 @@ class TableService:
             run.outbox.put([])
         await run.outbox.flush()
 
-    async def start(self, channel_id: int, user_id: int, *, fill_with_ai: bool = True) -> Table:
+    async def start(self, channel_id: int, user_id: int) -> Table:
+        """Start the match; empty seats get computer players."""
         table, run = self._get(channel_id)
         async with run.lock:
             self._in_lobby(table)
             self._must_be_seated(table, user_id)
-            if fill_with_ai:
-                for i, seat in enumerate(table.seats):
-                    if seat is None:
-                        table.seats[i] = Seat("ai", None, f"Bot {i + 1}", "easy")
-            if any(s is None for s in table.seats):
-                raise BotError("seats_empty")
+            for i, seat in enumerate(table.seats):
+                if seat is None:
+                    table.seats[i] = Seat("ai", None, f"Bot {i + 1}", "easy")
             rules = table.rules
             seed = self._rng.randrange(2**62)
             seats = [s.record() for s in table.seats if s is not None]
