@@ -65,11 +65,16 @@ class ShengjiBot(commands.Bot):
         if counted:
             log.info("counted %d hand(s) into player stats", counted)
         for table in restored:
-            self.loop.create_task(self.publisher.refresh(table))
+            self.publisher.remember_events(table, table.replayed)
+            table.replayed.clear()
+            self.publisher.schedule(table)
 
     async def close(self) -> None:
+        # stop the clocks, then the redraws, while the HTTP session is still open
         if hasattr(self, "tables"):
             await self.tables.close()
+        if hasattr(self, "publisher"):
+            await self.publisher.close()
         if hasattr(self, "store"):
             await self.store.close()
         if hasattr(self, "deciders"):

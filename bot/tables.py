@@ -13,6 +13,7 @@ import asyncio
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -55,11 +56,26 @@ class TableSettings:
     last_chance: float = 8.0  # after the last card, before the deal closes
     hand_pause: float = 10.0  # between hands
     ai_pause: float = 0.8  # before a computer player acts
-    away_pause: float = 3.0  # an away player's turn: a short wait for them, then a computer
+    # an away player's turn: long enough to notice the panel and press "I'm back" (or
+    # play), short enough that three people are not kept waiting every trick
+    away_pause: float = 15.0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
-        known = {k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__}
+        """Known keys that hold a usable number of seconds; anything else is the default
+        (a damaged stored value must not stop a table from being restored)."""
+        known: dict[str, float] = {}
+        for key, value in data.items():
+            if key not in cls.__dataclass_fields__ or isinstance(value, bool):
+                continue
+            try:
+                seconds = float(value)
+            except (TypeError, ValueError, OverflowError):
+                log.warning("table setting %s=%r is not a number: using the default", key,
+                            value)
+                continue
+            if 0 <= seconds <= 86_400:
+                known[key] = seconds
         return cls(**known)
 
     def to_dict(self) -> dict[str, float]:
@@ -108,6 +124,8 @@ class Table:
     wakeup: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     since: float = field(default_factory=time.monotonic)  # when the current wait began
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    # the last public events replayed at a restore (the table's recent lines come back)
+    replayed: deque[Event] = field(default_factory=lambda: deque(maxlen=200), repr=False)
 
     @property
     def rules(self) -> Ruleset:
@@ -189,9 +207,9 @@ class TableService:
         for record in await self.store.load_tables():
             try:
                 table = await self._restore_one(record)
-            except (StoreError, EngineError) as exc:
+            except Exception as exc:  # noqa: BLE001 - one bad row must not stop the bot
                 log.warning("table in channel %s could not be restored: %s",
-                            record.channel_id, getattr(exc, "message", exc))
+                            record.channel_id, getattr(exc, "message", None) or repr(exc))
                 continue
             self.tables[table.channel_id] = table
             restored.append(table)
@@ -212,6 +230,7 @@ class TableService:
             recorded = len(await self.store.match_hands(table.match_id))
             for data in await self.store.load_actions(table.match_id):
                 events = table.game.apply(action_from_dict(data))
+                table.replayed.extend(e for e in events if e.audience is None)
                 # a crash between storing an action and its hand's result: catch up
                 if any(e.kind == "hand_scored" for e in events) and \
                         table.game.hand_number >= recorded:
@@ -259,6 +278,8 @@ class TableService:
     async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None
                    ) -> int:
         table = self.get(channel_id)
+        if table.status == "playing":
+            return await self._sit_again(table, user_id, name)
         async with table.lock:
             self._in_lobby(table)
             current = table.seat_of(user_id)
@@ -280,6 +301,45 @@ class TableService:
             await self.store.upsert_player(table.guild_id, user_id, name)
         await self.publisher.table_changed(table, [])
         return seat
+
+    async def _sit_again(self, table: Table, user_id: int, name: str) -> int:
+        """During a match: a player who left takes their seat back from the computer."""
+        async with table.lock:
+            if table.seat_of(user_id) is not None:
+                raise BotError("already_seated", seat=table.seat_of(user_id))
+            match = await self.store.load_match(table.match_id) if table.match_id else None
+            started = match.seats if match is not None else []
+            mine = [i for i, s in enumerate(started) if s.kind == "human"
+                    and s.user_id == user_id and i < len(table.seats)]
+            if not mine:
+                raise BotError("already_started")
+            seat = mine[0]
+            occupant = table.seats[seat]
+            if occupant is not None and not occupant.is_ai:
+                raise BotError("seat_taken", seat=seat)
+            table.seats[seat] = Seat("human", user_id, name)
+            await self._save(table)
+        await self.publisher.table_changed(table, [])
+        table.wakeup.set()
+        return seat
+
+    async def back(self, channel_id: int, user_id: int) -> bool:
+        """The player is here (they opened their hand, pressed "I'm back", or acted):
+        a computer no longer plays for them. True if they had been away."""
+        table = self.get(channel_id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise BotError("not_seated")
+        occupant = table.seats[seat]
+        if occupant is None or not occupant.away:
+            return False
+        async with table.lock:
+            occupant.away = False
+            if table.actor() == seat:
+                table.since = time.monotonic()  # their full turn timer starts now
+        await self.publisher.table_changed(table, [event("back", seat=seat)])
+        table.wakeup.set()
+        return True
 
     async def leave(self, channel_id: int, user_id: int) -> None:
         table = self.get(channel_id)
@@ -392,8 +452,10 @@ class TableService:
                 raise BotError("not_started")
             action = make(seat)
             events = await self._commit(table, action)
-            if table.seats[seat] is not None:
-                table.seats[seat].away = False  # type: ignore[union-attr]
+            occupant = table.seats[seat]
+            if occupant is not None and occupant.away:  # acting ends "away"
+                occupant.away = False
+                events.append(event("back", seat=seat))
         await self._publish(table, events)
         return events
 

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.buttons import TableButton
 from bot.errors import BotError
-from bot.panels import declaration_choices, open_panel, play_choices
+from bot.panels import PANEL_ITEMS, declaration_choices, open_panel, play_choices
 from bot.render import parse_play
 from bot.stats import (
     history_text,
@@ -49,10 +49,10 @@ class Shengji(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(TableButton)
+        self.bot.add_dynamic_items(TableButton, *PANEL_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(TableButton)
+        self.bot.remove_dynamic_items(TableButton, *PANEL_ITEMS)
 
     group = app_commands.Group(name="shengji", description="Shengji (升级 / Tractor) tables",
                                guild_only=True)
@@ -167,19 +167,23 @@ class Shengji(commands.Cog):
                            take="Kitty trumps of the same ranks")
     async def swap(self, interaction: discord.Interaction, give: str = "", take: str = ""
                    ) -> None:
-        await self._with_cards(interaction, self.bot.tables.swap, give, take)
+        await self._with_cards(interaction, self.bot.tables.swap, give, take,
+                               may_be_empty=True)
 
     @group.command(name="return", description="changzhu 回牌: give cards back after a stick")
     async def give_back(self, interaction: discord.Interaction, cards: str) -> None:
         await self._with_cards(interaction, self.bot.tables.give_back, cards)
 
     async def _with_cards(self, interaction: discord.Interaction,
-                          act: Callable[..., Awaitable[object]], *texts: str) -> None:
+                          act: Callable[..., Awaitable[object]], *texts: str,
+                          may_be_empty: bool = False) -> None:
         """Read the caller's cards (text, symbols or hand numbers; empty: none), act, and
         answer privately with any notes kept for them (e.g. a refused DM)."""
         channel = _channel(interaction)
         _, _, view = self.bot.tables.view_for(channel, interaction.user.id)
-        cards = [parse_play(text, view) if text.strip() else [] for text in texts]
+        # only a swap may name no cards (no swap); elsewhere blank input is unreadable
+        cards = [parse_play(text, view) if text.strip() or not may_be_empty else []
+                 for text in texts]
         await act(channel, interaction.user.id, *cards)
         notes = self.bot.publisher.take_private(channel, interaction.user.id)
         await reply(interaction, "\n".join([say(locale_of(interaction), "done"), *notes]))

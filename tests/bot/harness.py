@@ -30,8 +30,9 @@ class World:
     async def restart(self) -> None:
         """Kill the bot process (SIGKILL: no goodbye) and start it again on the same file."""
         assert self.bot.proc is not None
-        self.bot.proc.kill()
-        await self.bot.proc.wait()
+        if self.bot.proc.returncode is None:  # (a test may have killed it already)
+            self.bot.proc.kill()
+            await self.bot.proc.wait()
         sessions = len(self.fake.identify_payloads)
         self.bot = BotProcess(self.fake, ["-m", "bot"], log_path=self.log.with_suffix(".again"),
                               cwd=ROOT, extra_env=self.bot_env())
