@@ -34,6 +34,7 @@ class ShengjiBot(commands.Bot):
     tables: TableService
     counter: StatsCounter
     deciders: EngineDeciders
+    publisher: DiscordPublisher
     services: Services
 
     def __init__(self, settings: Settings) -> None:
@@ -57,6 +58,7 @@ class ShengjiBot(commands.Bot):
         self.tables = TableService(self.store, publisher, self.deciders,
                                    default_settings=self.default_table_settings,
                                    seed=self.settings.seed, stats=self.counter)
+        self.publisher = publisher
         self.services = Services(
             tables=self.tables, notes=publisher, panels=panels,
             server_settings=server_settings, stats=StatsQueries(self.store),
@@ -79,15 +81,19 @@ class ShengjiBot(commands.Bot):
         counted = await self.counter.catch_up()
         if counted:
             log.info("counted %d hand(s) into player stats", counted)
-        for table in restored:
-            self.loop.create_task(publisher.refresh(table))
+        for restored_table in restored:
+            publisher.remember_events(restored_table.table, restored_table.recent)
+            publisher.schedule(restored_table.table)
 
     async def _message_posted(self, table: Table, message_id: int) -> None:
         await self.tables.remember_message(table, message_id)
 
     async def close(self) -> None:
+        # stop the clocks, then the redraws, while the HTTP session is still open
         if hasattr(self, "tables"):
             await self.tables.close()
+        if hasattr(self, "publisher"):
+            await self.publisher.close()
         if hasattr(self, "store"):
             await self.store.close()
         if hasattr(self, "deciders"):

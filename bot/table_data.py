@@ -6,12 +6,15 @@ runs (no lock, no clock task): those belong to the service.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from bot.store import SeatKind, SeatRecord, TableRecord, TableStatus
 from engine.game import Burying, Dealing, Game, Playing, Swapping
 from engine.rules import Ruleset, ruleset
+
+log = logging.getLogger(__name__)
 
 AI_LEVELS = ("easy", "normal", "hard")  # computer players' strengths (engine/ai)
 
@@ -25,11 +28,26 @@ class TableSettings:
     last_chance: float = 8.0  # after the last card, before the deal closes
     hand_pause: float = 10.0  # between hands
     ai_pause: float = 0.8  # before a computer player acts
-    away_pause: float = 3.0  # an away player's turn: a short wait for them, then a computer
+    # an away player's turn: long enough to notice the panel and press "I'm back" (or
+    # play), short enough that three people are not kept waiting every trick
+    away_pause: float = 15.0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
-        known = {k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__}
+        """Known keys that hold a usable number of seconds; anything else is the default
+        (a damaged stored value must not stop a table from being restored)."""
+        known: dict[str, float] = {}
+        for key, value in data.items():
+            if key not in cls.__dataclass_fields__ or isinstance(value, bool):
+                continue
+            try:
+                seconds = float(value)
+            except (TypeError, ValueError, OverflowError):
+                log.warning("table setting %s=%r is not a number: using the default", key,
+                            value)
+                continue
+            if 0 <= seconds <= 86_400:
+                known[key] = seconds
         return cls(**known)
 
     def to_dict(self) -> dict[str, float]:

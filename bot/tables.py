@@ -22,7 +22,8 @@ import copy
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -93,6 +94,18 @@ class _Running:
     task: asyncio.Task[None] | None = None
 
 
+@dataclass(frozen=True)
+class Restored:
+    """A table rebuilt at start-up, with the public events its replay went through (the
+    most recent ones: the table's recent lines come back, without being announced)."""
+
+    table: Table
+    recent: Sequence[Event]
+
+
+RECENT_REPLAYED = 200
+
+
 def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """The game after ``action`` and its events; ``game`` itself is left as it was
     (``EngineError`` if the rules refuse the action)."""
@@ -119,24 +132,25 @@ class TableService:
 
     # -- start-up and shutdown ------------------------------------------------------------
 
-    async def restore(self) -> list[Table]:
+    async def restore(self) -> list[Restored]:
         """Rebuild every stored table; games in play are replayed from their logs."""
         restored = []
         for record in await self.store.load_tables():
             try:
-                table = await self._restore_one(record)
-            except (StoreError, EngineError) as exc:
+                table, recent = await self._restore_one(record)
+            except Exception as exc:  # noqa: BLE001 - one bad row must not stop the bot
                 log.warning("table in channel %s could not be restored: %s",
-                            record.channel_id, getattr(exc, "message", exc))
+                            record.channel_id, getattr(exc, "message", None) or repr(exc))
                 continue
             self._keep(table)
-            restored.append(table)
+            restored.append(Restored(table, recent))
             if table.status == "playing":
                 self._start_clock(table)
         return restored
 
-    async def _restore_one(self, record: TableRecord) -> Table:
+    async def _restore_one(self, record: TableRecord) -> tuple[Table, list[Event]]:
         table = Table.of(record)
+        recent: deque[Event] = deque(maxlen=RECENT_REPLAYED)
         if table.status == "playing" and table.match_id is not None:
             match = await self.store.load_match(table.match_id)
             if match is None:
@@ -145,11 +159,12 @@ class TableService:
             recorded = len(await self.store.match_hands(table.match_id))
             for data in await self.store.load_actions(table.match_id):
                 events = table.game.apply(action_from_dict(data))
+                recent.extend(e for e in events if e.audience is None)
                 # a crash between storing an action and its hand's result: catch up
                 if any(e.kind == "hand_scored" for e in events) and \
                         table.game.hand_number >= recorded:
                     await self._derive(table, events)
-        return table
+        return table, list(recent)
 
     async def close(self) -> None:
         self._closing = True
@@ -189,6 +204,8 @@ class TableService:
     async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None
                    ) -> int:
         table, run = self._get(channel_id)
+        if table.status == "playing":
+            return await self._sit_again(table, run, user_id, name)
         async with run.lock:
             self._in_lobby(table)
             current = table.seat_of(user_id)
@@ -208,6 +225,46 @@ class TableService:
             run.outbox.put([])
         await run.outbox.flush()
         return seat
+
+    async def _sit_again(self, table: Table, run: _Running, user_id: int, name: str) -> int:
+        """During a match: a player who left takes their seat back from the computer."""
+        async with run.lock:
+            current = table.seat_of(user_id)
+            if current is not None:
+                raise BotError("already_seated", seat=current)
+            match = await self.store.load_match(table.match_id) if table.match_id else None
+            started = match.seats if match is not None else []
+            mine = [i for i, s in enumerate(started) if s.kind == "human"
+                    and s.user_id == user_id and i < len(table.seats)]
+            if not mine:
+                raise BotError("already_started")
+            seat = mine[0]
+            occupant = table.seats[seat]
+            if occupant is not None and not occupant.is_ai:
+                raise BotError("seat_taken", seat=seat)
+            table.seats[seat] = Seat("human", user_id, name)
+            await self._save(table)
+            run.outbox.put([])
+            run.wakeup.set()
+        await run.outbox.flush()
+        return seat
+
+    async def back(self, channel_id: int, user_id: int) -> bool:
+        """The player is here (they opened their hand, pressed "I'm back", or acted):
+        a computer no longer plays for them. True if they had been away."""
+        table, run = self._get(channel_id)
+        async with run.lock:
+            seat = self._must_be_seated(table, user_id)
+            occupant = self._occupant(table, seat)
+            if not occupant.away:
+                return False
+            occupant.away = False
+            if table.actor() == seat:
+                run.since = time.monotonic()  # their full turn timer starts now
+            run.outbox.put([event("back", seat=seat)])
+            run.wakeup.set()
+        await run.outbox.flush()
+        return True
 
     async def leave(self, channel_id: int, user_id: int) -> None:
         table, run = self._get(channel_id)
@@ -323,7 +380,10 @@ class TableService:
             if table.game is None or table.status != "playing":
                 raise BotError("not_started")
             events = await self._commit(table, run, make(seat))
-            self._occupant(table, seat).away = False
+            occupant = self._occupant(table, seat)
+            if occupant.away:  # acting ends "away"
+                occupant.away = False
+                events.append(event("back", seat=seat))
             run.outbox.put(events)
         await run.outbox.flush()
         return events
@@ -358,14 +418,16 @@ class TableService:
             raise BotError("illegal", exc.message, code=exc.code,
                            engine_params=exc.params) from None
         try:
-            await self.store.append_action(table.match_id, len(game.log),
-                                           action_to_dict(action))
+            cancelled = await _to_the_end(self.store.append_action(
+                table.match_id, len(game.log), action_to_dict(action)))
         except StoreError:
             log.exception("could not store an action of match %s", table.match_id)
             raise BotError("storage") from None
         table.game = after  # the action happened: nothing below may say otherwise
         run.since = time.monotonic()
         run.wakeup.set()
+        if cancelled:  # (the service is closing: the next start catches up the rest)
+            raise asyncio.CancelledError
         try:
             await self._derive(table, events)
         except (StoreError, EngineError):
@@ -559,6 +621,20 @@ class TableService:
         occupant = table.seats[seat]
         assert occupant is not None
         return occupant
+
+
+async def _to_the_end(write: Awaitable[None]) -> bool:
+    """Await a store write to its end even when the caller is cancelled meanwhile (the
+    store may have it already, so the swap must follow); True if a cancel came."""
+    task = asyncio.ensure_future(write)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.wait([task])  # (a cancel stops the waiting, not the write)
+        except asyncio.CancelledError:
+            cancelled = True
+    task.result()
+    return cancelled
 
 
 def _away_event(seat: int) -> Event:

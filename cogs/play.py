@@ -15,7 +15,7 @@ from bot.services import Services, services_of
 from bot.text.catalogue import say
 from bot.tree import locale_of, reply
 from bot.ui.cards_input import parse_play
-from bot.ui.panels import declaration_choices, open_panel, play_choices
+from bot.ui.panels import PANEL_ITEMS, declaration_choices, open_panel, play_choices
 from cogs.group import ShengjiCog, channel_of, subcommand
 from engine.cards import Card, format_cards
 
@@ -25,6 +25,8 @@ Choices = Callable[[Services, int, int], Sequence[tuple[Card, ...]]]
 
 
 class Play(ShengjiCog):
+    controls = PANEL_ITEMS  # the hand panel's menus, also on panels opened before a restart
+
     def __init__(self, services: Services, bot: commands.Bot) -> None:
         super().__init__(bot)
         self.services = services
@@ -66,19 +68,23 @@ class Play(ShengjiCog):
                            take="Kitty trumps of the same ranks")
     async def swap(self, interaction: discord.Interaction, give: str = "", take: str = ""
                    ) -> None:
-        await self._with_cards(interaction, self.services.tables.swap, give, take)
+        await self._with_cards(interaction, self.services.tables.swap, give, take,
+                               may_be_empty=True)
 
     @subcommand("return", "changzhu 回牌: give cards back after a stick")
     async def give_back(self, interaction: discord.Interaction, cards: str) -> None:
         await self._with_cards(interaction, self.services.tables.give_back, cards)
 
     async def _with_cards(self, interaction: discord.Interaction,
-                          act: Callable[..., Awaitable[object]], *texts: str) -> None:
+                          act: Callable[..., Awaitable[object]], *texts: str,
+                          may_be_empty: bool = False) -> None:
         """Read the caller's cards (text, symbols or hand numbers; empty: none), act, and
         answer privately with any notes kept for them (e.g. a refused DM)."""
         channel = channel_of(interaction)
         _, _, view = self.services.tables.view_for(channel, interaction.user.id)
-        cards = [parse_play(text, view) if text.strip() else [] for text in texts]
+        # only a swap may name no cards (no swap); elsewhere blank input is unreadable
+        cards = [parse_play(text, view) if text.strip() or not may_be_empty else []
+                 for text in texts]
         await act(channel, interaction.user.id, *cards)
         notes = self.services.notes.take_private(channel, interaction.user.id)
         await reply(interaction, "\n".join([say(locale_of(interaction), "done"), *notes]))

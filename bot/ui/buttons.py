@@ -19,7 +19,7 @@ from bot.text.catalogue import say
 from bot.tree import locale_of, reply, report_error
 from bot.ui.panels import open_panel
 
-ACTIONS = ("join", "leave", "addai", "start", "hand")
+ACTIONS = ("join", "leave", "addai", "start", "hand", "back")
 
 
 def custom_id(action: str, channel_id: int) -> str:
@@ -27,7 +27,7 @@ def custom_id(action: str, channel_id: int) -> str:
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"sj:(?P<action>join|leave|addai|start|hand):(?P<channel>[0-9]+)"):
+                  template=rf"sj:(?P<action>{'|'.join(ACTIONS)}):(?P<channel>[0-9]+)"):
     def __init__(self, action: str, channel_id: int, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         super().__init__(discord.ui.Button(label=label or action, style=style,
@@ -58,6 +58,9 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             elif self.action == "addai":
                 seat = await tables.add_ai(self.channel_id, user.id)
                 await reply(interaction, say(locale, "ai_added", seat=seat + 1, level="easy"))
+            elif self.action == "back":
+                was_away = await tables.back(self.channel_id, user.id)
+                await reply(interaction, say(locale, "back" if was_away else "not_away"))
             elif self.action == "start":
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 await tables.start(self.channel_id, user.id)
@@ -82,5 +85,8 @@ def table_buttons(table: Table) -> discord.ui.View:
     elif table.status == "playing":
         view.add_item(TableButton("hand", table.channel_id, say(locale, "btn_hand"),
                                   discord.ButtonStyle.primary))
+        if any(seat is not None and seat.away for seat in table.seats):
+            view.add_item(TableButton("back", table.channel_id, say(locale, "btn_back"),
+                                      discord.ButtonStyle.success))
         view.add_item(TableButton("leave", table.channel_id, say(locale, "btn_leave")))
     return view

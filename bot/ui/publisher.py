@@ -65,6 +65,26 @@ class DiscordPublisher:
         self._dirty: set[int] = set()
         self._latest: dict[int, Table] = {}
         self._lock: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._closing = False
+
+    async def close(self) -> None:
+        """Stop redrawing (before the HTTP session closes): pending redraws are dropped,
+        running ones cancelled."""
+        self._closing = True
+        tasks = [t for t in self._flushing.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def remember_events(self, table: Table, events: Sequence[Event]) -> None:
+        """The table's recent lines from events that happened before (a restart replays
+        the log, so the lines survive it without being stored twice)."""
+        names = seat_names(table)
+        for ev in events:
+            if ev.audience is None and ev.kind != "hand_scored":
+                line = describe_event(table.locale, ev, names)
+                if line:
+                    self.recent[table.channel_id].append(line)
 
     # -- Publisher protocol ---------------------------------------------------------------------
 
@@ -76,7 +96,7 @@ class DiscordPublisher:
                 self.recent[table.channel_id].append(line)
             if ev.kind == "hand_scored":
                 await self._post_result(table, ev, names)
-        self._schedule(table)
+        self.schedule(table)
 
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
         occupant = table.seats[seat]
@@ -90,12 +110,14 @@ class DiscordPublisher:
                 line = describe_event(table.locale, ev, seat_names(table))
                 if line:
                     self.pending_private[(table.channel_id, occupant.user_id)].append(line)
-        self._schedule(table)
+        self.schedule(table)
 
     # -- the table message ---------------------------------------------------------------------
 
-    def _schedule(self, table: Table) -> None:
+    def schedule(self, table: Table) -> None:
         """Redraw soon; changes that arrive while a redraw runs get one more redraw."""
+        if self._closing:
+            return
         channel = table.channel_id
         self._dirty.add(channel)
         self._latest[channel] = table  # a new table in the channel replaces the old one
@@ -104,7 +126,7 @@ class DiscordPublisher:
             self._flushing[channel] = asyncio.create_task(self._flush(channel))
 
     async def _flush(self, channel_id: int) -> None:
-        while channel_id in self._dirty:
+        while channel_id in self._dirty and not self._closing:
             if self.edit_interval:
                 await asyncio.sleep(self.edit_interval)
             self._dirty.discard(channel_id)
@@ -133,6 +155,8 @@ class DiscordPublisher:
                                ("none" if view.ctx.trump is None else view.ctx.trump.value))
             lines.append(say(locale, "levels_line", levels=levels, trump=trump) + " · "
                          + say(locale, "points_line", points=view.attacker_points))
+            if view.phase == "deal" and view.standing is not None:
+                lines.append(say(locale, "standing_line", text=view.standing.text))
         lines.append(status_line(table))
         recent = list(self.recent[table.channel_id])
         if recent:
@@ -181,13 +205,13 @@ class DiscordPublisher:
         text = say(table.locale, "trump_dm", trump=trump_name(table.locale, ev.get("trump")))
         try:
             await self.post.direct(user_id, text)
-        except discord.Forbidden:
-            # DMs closed (50007): keep it for the player's next interaction
+        except Exception as exc:  # noqa: BLE001 - DMs closed (403), or any other failure
+            # keep it for the player's next (private) interaction
+            log.info("could not DM a declarer at table %s (%r): told privately instead",
+                     table.channel_id, exc)
             fallback = say(table.locale, "trump_dm_fallback",
                            trump=trump_name(table.locale, ev.get("trump")))
             self.pending_private[(table.channel_id, user_id)].append(fallback)
-        except discord.HTTPException:
-            log.warning("could not DM a declarer at table %s", table.channel_id)
 
     def take_private(self, channel_id: int, user_id: int) -> list[str]:
         """Private notes kept for a player (e.g. a refused DM), to show ephemerally."""

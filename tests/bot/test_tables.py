@@ -183,8 +183,8 @@ async def test_restore_rebuilds_a_game_from_its_log(tmp_path: Path) -> None:
     fingerprint = table.game.fingerprint()
     again, _, _ = await _service(tmp_path, store)
     restored = await again.restore()
-    assert [t.channel_id for t in restored] == [1]
-    assert restored[0].game.fingerprint() == fingerprint
+    assert [r.table.channel_id for r in restored] == [1]
+    assert restored[0].table.game.fingerprint() == fingerprint
 
 
 class HandsFailingStore(SqliteStore):
