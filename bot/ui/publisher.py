@@ -13,10 +13,10 @@ the public view only.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 import discord
 
@@ -24,7 +24,7 @@ from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event, trump_name
 from bot.ui.buttons import table_buttons
-from bot.ui.render import result_picture, seat_names, status_line, table_picture
+from bot.ui.render import result_picture, seat_names, table_picture, table_text
 from engine.actions import Event
 
 log = logging.getLogger(__name__)
@@ -138,31 +138,8 @@ class DiscordPublisher:
             await self.redrawn(channel_id)
 
     def summary(self, table: Table) -> str:
-        locale = table.locale
-        lines = [f"**{say(locale, 'table_title', preset=table.preset)}**"]
-        for i, seat in enumerate(table.seats):
-            name = seat.name if seat else say(locale, "empty_seat")
-            if seat and seat.is_ai:
-                name += f" 🤖 {seat.ai_level}"
-            lines.append(say(locale, "lobby_line", seat=i + 1, name=name))
-        game = table.game
-        if game is not None and table.status == "playing":
-            from engine.views import public_view
-
-            view = public_view(game)
-            levels = f"{game.levels[0].label} / {game.levels[1].label}"
-            trump = trump_name(locale, None if view.ctx is None else
-                               ("none" if view.ctx.trump is None else view.ctx.trump.value))
-            lines.append(say(locale, "levels_line", levels=levels, trump=trump) + " · "
-                         + say(locale, "points_line", points=view.attacker_points))
-            if view.phase == "deal" and view.standing is not None:
-                lines.append(say(locale, "standing_line", text=view.standing.text))
-        lines.append(status_line(table))
-        recent = list(self.recent[table.channel_id])
-        if recent:
-            lines.append("")
-            lines += [f"> {line}" for line in recent]
-        return "\n".join(lines)[:1900]
+        """The table as text, with its recent public events."""
+        return table_text(table, list(self.recent[table.channel_id]))
 
     async def refresh(self, table: Table) -> None:
         """Edit (or post) the table message to show the table as it is now."""
@@ -218,7 +195,5 @@ class DiscordPublisher:
         return self.pending_private.pop((channel_id, user_id), [])
 
 
-def _bytes(data: bytes) -> Any:
-    import io
-
+def _bytes(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)

@@ -61,6 +61,32 @@ def status_line(table: Table) -> str:
     return say(locale, key, name=names[actor] if actor is not None else "?")
 
 
+def table_text(table: Table, recent: Sequence[str]) -> str:
+    """The table as text: seats, levels and trump, the status, the recent events."""
+    locale = table.locale
+    lines = [f"**{say(locale, 'table_title', preset=table.preset)}**"]
+    for i, seat in enumerate(table.seats):
+        name = seat.name if seat else say(locale, "empty_seat")
+        if seat and seat.is_ai:
+            name += f" 🤖 {seat.ai_level}"
+        lines.append(say(locale, "lobby_line", seat=i + 1, name=name))
+    game = table.game
+    if game is not None and table.status == "playing":
+        view = public_view(game)
+        levels = f"{game.levels[0].label} / {game.levels[1].label}"
+        trump = trump_name(locale, None if view.ctx is None else
+                           ("none" if view.ctx.trump is None else view.ctx.trump.value))
+        lines.append(say(locale, "levels_line", levels=levels, trump=trump) + " · "
+                     + say(locale, "points_line", points=view.attacker_points))
+        if view.phase == "deal" and view.standing is not None:
+            lines.append(say(locale, "standing_line", text=view.standing.text))
+    lines.append(status_line(table))
+    if recent:
+        lines.append("")
+        lines += [f"> {line}" for line in recent]
+    return "\n".join(lines)[:1900]
+
+
 def table_scene(table: Table) -> TableScene:
     names = seat_names(table)
     game = table.game
