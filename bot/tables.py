@@ -108,11 +108,14 @@ RECENT_REPLAYED = 200
 
 def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """The game after ``action`` and its events; ``game`` itself is left as it was
-    (``EngineError`` if the rules refuse the action)."""
+    (``EngineError`` if the rules refuse the action). A new holder, so whoever still
+    holds the old game (a computer deciding on it) sees it unchanged."""
     after = copy.copy(game)
-    after.levels = list(game.levels)
     after.log = list(game.log)
-    after.phase = copy.deepcopy(game.phase)
+    if not hasattr(game, "state"):
+        # an engine whose phases change in place: they are copied first (this branch
+        # goes once the engine's match state is a value, and apply() replaces it)
+        vars(after).update(levels=list(game.levels), phase=copy.deepcopy(game.phase))
     return after, after.apply(action)
 
 
@@ -244,6 +247,8 @@ class TableService:
                 raise BotError("seat_taken", seat=seat)
             table.seats[seat] = Seat("human", user_id, name)
             await self._save(table)
+            if table.actor() == seat:
+                run.since = time.monotonic()  # their full turn timer starts now
             run.outbox.put([])
             run.wakeup.set()
         await run.outbox.flush()
