@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import BotError
+from bot.guard import context_error, options_error
 from bot.text.catalogue import engine_reason, say
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,15 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 
 
 class ShengjiTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Refuse (with an answer) what Discord would never send: a guild that is not the
+        channel's, options that do not fit the command."""
+        error = context_error(interaction) or options_error(interaction)
+        if error is not None:
+            await report_error(interaction, error)
+            return False
+        return True
+
     async def on_error(self, interaction: discord.Interaction,  # type: ignore[override]
                        error: app_commands.AppCommandError) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) \

@@ -12,6 +12,12 @@ from typing import Any
 EN: dict[str, str] = {
     # refusals
     "no_table": "There is no Shengji table in this channel. Start one with `/shengji create`.",
+    "table_damaged": "This table could not be restored after a restart ({reason}). The host "
+                     "(or a member with Manage Server) can end it with `/shengji end`; its "
+                     "match log can then be downloaded with `/shengji export`.",
+    "stale_control": "That button or menu no longer works here: use `/shengji status` or "
+                     "`/shengji hand` for fresh ones.",
+    "bad_options": "Those options do not fit this command: pick them from Discord's list.",
     "table_exists": "This channel already has a table. Join it, or end it first.",
     "bad_rules": "Those rules cannot be played: {reason}",
     "already_seated": "You are already seated (seat {seat}).",
@@ -108,6 +114,10 @@ EN: dict[str, str] = {
 
 ZH: dict[str, str] = {
     "no_table": "这个频道没有升级牌桌。用 `/shengji create` 开一桌。",
+    "table_damaged": "重启后无法恢复这张牌桌（{reason}）。桌主（或有“管理服务器”权限的成员）可以用 "
+                     "`/shengji end` 结束它，然后用 `/shengji export` 下载这场比赛的记录。",
+    "stale_control": "这个按钮或菜单在这里已经失效：用 `/shengji status` 或 `/shengji hand` 获取新的。",
+    "bad_options": "这些选项不符合这个命令：请从 Discord 的列表中选择。",
     "table_exists": "这个频道已经有牌桌了。请加入，或先结束它。",
     "bad_rules": "这些规则无法使用：{reason}",
     "already_seated": "你已经坐在 {seat} 号座位。",
@@ -235,9 +245,12 @@ def engine_reason(locale: str | None, code: str | None, message: str,
     """The engine's reason in the player's language; seats are shown from 1."""
     shown = {k: v + 1 if k in ("turn", "seat") and isinstance(v, int) else v
              for k, v in (params or {}).items()}
-    key = f"engine_{code}"
-    if key in lang(locale) or key in EN:
-        return say(locale, key, **shown)
+    template = lang(locale).get(f"engine_{code}") or EN.get(f"engine_{code}")
+    if template is not None:
+        try:
+            return template.format(**shown)
+        except (KeyError, IndexError):
+            pass  # the engine gave fewer details than this sentence names: its own words
     if lang(locale) is ZH and code in ENGINE_ZH:
         return ENGINE_ZH[code]
     return message

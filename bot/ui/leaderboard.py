@@ -9,6 +9,8 @@ from typing import Any
 
 import discord
 
+from bot.guard import GuardedControl
+
 from bot.ratings import display
 from bot.services import services_of
 from bot.stats.queries import HistoryEntry, LeaderboardPage
@@ -47,7 +49,7 @@ def lb_custom_id(guild_id: int, order: str, page: int) -> str:
     return f"sj:lb:{guild_id}:{order}:{page}"
 
 
-class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class LeaderboardButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
                         template=r"sj:lb:(?P<guild>[0-9]+):(?P<order>rating|wins|levels)"
                                  r":(?P<page>[0-9]{1,6})"):
     """A paging or ordering button of a leaderboard. Its id says which server, order and

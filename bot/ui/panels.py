@@ -19,6 +19,7 @@ import discord
 
 from bot.ai import rank_plays
 from bot.errors import BotError
+from bot.guard import GuardedControl
 from bot.services import Services, services_of
 from bot.text.catalogue import say
 from bot.tree import locale_of, reply, report_error
@@ -111,7 +112,7 @@ def keep_fresh(services: Services, interaction: discord.Interaction, channel_id:
     services.panels.keep(channel_id, user_id, refresh)
 
 
-class PanelChoice(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class PanelChoice(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"sj:pick:(?P<kind>declare|play):(?P<channel>[0-9]+)"):
     """The panel's menu of declarations or plays."""
 
@@ -148,7 +149,7 @@ class PanelChoice(discord.ui.DynamicItem[discord.ui.Select[Any]],
             await report_error(interaction, exc)
 
 
-class NoSwapButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class NoSwapButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"sj:noswap:(?P<channel>[0-9]+)"):
     """changzhu: the declarer keeps the kitty as it is."""
 

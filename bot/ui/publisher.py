@@ -67,6 +67,23 @@ class DiscordPublisher:
         self._lock: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._closing = False
 
+    async def show_damaged(self, channel_id: int, message_id: int | None, locale: str,
+                           reason: str) -> None:
+        """Tell a channel that its table could not be restored (its buttons go away)."""
+        text = say(locale, "table_damaged", reason=reason)
+        channel = self.post.channel(channel_id)
+        try:
+            if message_id is not None:
+                try:
+                    await channel.get_partial_message(message_id).edit(
+                        content=text, attachments=[], view=None)
+                    return
+                except discord.NotFound:
+                    pass
+            await channel.send(content=text)
+        except discord.HTTPException:
+            log.warning("could not tell channel %s that its table is damaged", channel_id)
+
     async def close(self) -> None:
         """Stop redrawing (before the HTTP session closes): pending redraws are dropped,
         running ones cancelled."""

@@ -57,3 +57,94 @@ async def test_a_hard_computers_worker_process_ends_with_the_bot(tmp_path: Path,
             await asyncio.sleep(0.05)
         assert not any(_running(w) for w in workers), "a worker outlived the bot"
     fake.assert_clean()
+
+
+async def test_realistic_bad_inputs_are_refused_with_reasons(tmp_path: Path) -> None:
+    """Item 9: inputs that raised instead of being refused."""
+    from tests.bot.harness import panel, table_message
+    from tests.bot.test_bot_e2e import play_until
+
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice, bob = fake.add_user("Alice"), fake.add_user("Bob", manage_guild=True)
+        ix = await fake.slash(alice, world.channel, "shengji", "create",
+                              options="preset=changzhu")
+        await ix.wait_acked()
+        assert ix.message.ephemeral and "`preset` option" in ix.message.content
+        ix = await fake.slash(bob, world.channel, "shengji", "settings",
+                              options="preset=changzhu")
+        await ix.wait_acked()
+        assert "`preset` option" in ix.message.content
+        await create_and_start(world, alice, others=(bob,))
+        await play_until(world, lambda: "is burying" in table_message(world).content
+                         or " to play." in table_message(world).content, [])
+        status = table_message(world).content
+        burier = alice if "Alice is burying" in status else bob
+        other = bob if burier is alice else alice
+        if "is burying" in status:
+            ix = await fake.slash(other, world.channel, "shengji", "bury",
+                                  cards="1 2 3 4 5 6 7 8")
+            await ix.wait_acked()
+            assert "{" not in ix.message.content and "buries the kitty" in \
+                ix.message.content, ix.message.content
+        for command in ("play", "declare", "bury"):
+            ix = await fake.slash(alice, world.channel, "shengji", command, cards="9" * 4301)
+            await ix.wait_acked()
+            assert ix.message.ephemeral and "numbered 1 to" in ix.message.content
+        ix = await fake.slash(alice, world.channel, "shengji", "swap", give="9" * 4301)
+        await ix.wait_acked()
+        assert "numbered 1 to" in ix.message.content
+        assert "Traceback" not in world.bot.output()
+        del panel
+    fake.assert_clean()
+
+
+async def test_forged_interactions_are_answered_and_change_nothing(tmp_path: Path) -> None:
+    """Item 10: a guild that is not the channel's, wrong option types, out-of-range
+    numbers, unknown custom ids: each gets a private answer."""
+    import sqlite3
+
+    from tests.bot.harness import has_table, table_message
+
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        other = fake.add_guild("Other")
+        alice = fake.add_user("Alice")  # a member of both servers
+        made = await fake.slash(alice, world.channel, "shengji", "create")
+        await made.wait_acked()
+        await wait_until(lambda: has_table(world))
+        command_id = fake.command_store.find("shengji", world.guild.id)["id"]
+
+        def slash(sub: str, **options: object) -> dict[str, object]:
+            return {"id": command_id, "name": "shengji", "type": 1, "options": [
+                {"name": sub, "type": 1, "options": [
+                    {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v}
+                    for k, v in options.items()]}]}
+
+        def stored() -> list[tuple[object, ...]]:
+            with sqlite3.connect(world.db) as db:
+                return db.execute("SELECT * FROM tables").fetchall()
+
+        await wait_until(lambda: all(row[3] is not None for row in stored()))  # message id
+        before = stored()
+        forged = [
+            await fake.forge(alice, world.channel, 2, slash("join"), guild=other),
+            await fake.forge(alice, world.channel, 2, slash("join", seat=7)),  # str wanted
+            await fake.forge(alice, world.channel, 2, slash("play", cards=12345)),
+            await fake.forge(alice, world.channel, 2, slash("create", timer=10**9)),
+            await fake.forge(alice, world.channel, 3, {"custom_id": "nonsense",
+                                                        "component_type": 2},
+                             message=table_message(world)),
+            await fake.forge(alice, world.channel, 3, {
+                "custom_id": f"sj:start:{world.channel.id}", "component_type": 2},
+                message=table_message(world), guild=other),
+            await fake.forge(alice, world.channel, 3, {
+                "custom_id": f"sj:hand:{world.channel.id}", "component_type": 2},
+                message=table_message(world)),  # no such button on a lobby message
+        ]
+        for ix in forged:
+            await ix.wait_acked()
+            assert ix.message is not None and ix.message.ephemeral, ix.payload["data"]
+        assert stored() == before
+        assert "Traceback" not in world.bot.output()
+    fake.assert_clean()

@@ -201,6 +201,31 @@ async def test_one_bad_row_does_not_stop_the_bot_from_starting(tmp_path: Path) -
         join = await fake.slash(alice, lobby, "shengji", "join")
         await join.wait_acked()
         assert "seat 2" in join.message.content
+
+        # the table whose log cannot be replayed is kept aside, and its channel is told
+        await wait_until(lambda: "could not be restored" in
+                         (fake.last_message(world.channel).content or ""))
+        for user in (alice, bob):
+            ix = await fake.slash(user, world.channel, "shengji", "status")
+            await ix.wait_acked()
+            assert ix.message.ephemeral and "could not be restored" in ix.message.content
+        ix = await fake.slash(bob, world.channel, "shengji", "create")
+        await ix.wait_acked()
+        assert "could not be restored" in ix.message.content  # not created over it
+        ix = await fake.slash(bob, world.channel, "shengji", "end")
+        await ix.wait_acked()
+        assert "host" in ix.message.content  # only the host (or Manage Server) ends it
+        ix = await fake.slash(alice, world.channel, "shengji", "end")
+        await ix.wait_acked()
+        assert "could not" not in ix.message.content
+        ix = await fake.slash(alice, world.channel, "shengji", "export", match=1)
+        await ix.wait_acked()
+        assert ix.message.attachments, ix.message.content  # its log, as it was stored
+        ix = await fake.slash(bob, world.channel, "shengji", "create")
+        await ix.wait_acked()
+        assert "could not" not in ix.message.content
+        with sqlite3.connect(world.db) as db:  # nothing was deleted
+            assert db.execute("SELECT count(*) FROM actions").fetchone()[0] == seq + 1
     fake.assert_clean()
 
 
