@@ -472,7 +472,7 @@ class TableService:
             raise asyncio.CancelledError
         try:
             await self._derive(table, events)
-        except (StoreError, EngineError):
+        except Exception:  # noqa: BLE001 - the action is stored: no failure may deny it
             log.exception("match %s: the results of a stored action are caught up later",
                           table.match_id)
         return events
