@@ -1,10 +1,11 @@
-"""The Discord side of publishing: the table message, announcements, DMs, hand panels.
+"""The Discord side of publishing: the table message, announcements, DMs.
 
-* The public table message (picture + summary + buttons) is edited in place, coalesced
-  so that a burst of actions makes one edit.
-* Hidden trump suits are told by DM; when a DM is refused (403, code 50007) the text is
-  kept for the player and shown privately at their next interaction.
-* A player's open hand panel (an ephemeral message) is refreshed as cards arrive.
+* The public table message (picture + text + buttons) is edited in place, coalesced
+  so that a burst of actions makes one edit; after each redraw the ``redrawn`` callback
+  lets the open hand panels follow (``bot/ui/panel_registry.py``).
+* Hidden trump suits are told by DM; when a DM fails (closed DMs: 403, code 50007) the
+  text is kept for the player and shown privately at their next interaction.
+* It posts through a ``Postbox`` and never sees the Bot.
 
 Nothing private is ever sent to the channel: public texts come from public events and
 the public view only.
