@@ -37,6 +37,9 @@ EN: dict[str, str] = {
     "stale_button": "That button is from an earlier hand.",
     "not_your_turn_to_choose": "That is not yours to choose.",
     "generic": "Something went wrong on my side (error {error_id}). Nothing changed.",
+    "generic_stored": "Your move was made and saved, but something went wrong on my side "
+                      "while answering (error {error_id}). `/shengji hand` shows where the "
+                      "game is.",
     "no_choices": "No legal play matches.",
     # confirmations
     "created": "Table created with the {preset} rules. Others can join with the button or "
@@ -137,6 +140,8 @@ ZH: dict[str, str] = {
     "stale_button": "这个按钮属于之前的一局。",
     "not_your_turn_to_choose": "这不是你的选择。",
     "generic": "出了点问题（错误 {error_id}）。什么都没有改变。",
+    "generic_stored": "你的操作已经生效并保存，但回复时出了点问题（错误 {error_id}）。"
+                      "用 `/shengji hand` 查看牌局。",
     "no_choices": "没有合法的出牌。",
     "created": "已用 {preset} 规则开桌。其他人可以点按钮或用 `/shengji join` 加入。",
     "joined": "你坐在 {seat} 号座位。",
