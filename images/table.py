@@ -58,7 +58,7 @@ from images.cards import (
     suit_icon,
 )
 from images.errors import RenderError
-from images.fonts import Font, bold_font, draw_text, text_font, text_width
+from images.fonts import Font, bold_font, draw_text, emphasis_font, text_font, text_width
 
 WIDTH = 800
 ROW = 56  # one line of the header
@@ -529,7 +529,7 @@ def _draw_plate(
     name_left = x0 + 18
     name_right = x1 - 8
     if info.is_dealer:
-        badge_font = bold_font(20)
+        badge_font = emphasis_font(labels.dealer_badge, 20)
         badge = player_text(labels.dealer_badge, badge_font, 50)
         bw = max(30, round(badge_font.getlength(badge)) + 12)
         draw.rounded_rectangle((name_right - bw, y0 + 8, name_right, y0 + 38), radius=15, fill=GOLD)

@@ -4,6 +4,7 @@ trick and the deal (images/table.py)."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -12,8 +13,8 @@ from PIL import Image, ImageChops
 
 from engine.cards import Rank, Suit, parse_cards
 from engine.order import Colour
-from images import DeclarationInfo, RenderError, SeatInfo, TableScene, render_table
-from images.canvas import ALT_TEXT_LIMIT
+from images import DeclarationInfo, Labels, RenderError, SeatInfo, TableScene, render_table
+from images.canvas import ALT_TEXT_LIMIT, ENGLISH
 from images.table import PLATE_SIZE, WIDTH, _layout, picture_size
 
 
@@ -273,3 +274,29 @@ def test_an_impossible_scene_is_a_render_error(changes: dict[str, object]) -> No
 
 def test_same_scene_gives_the_same_bytes() -> None:
     assert render_table(scene(**MID_HAND)) == render_table(scene(**MID_HAND))
+
+
+CHINESE = Labels(
+    trump="主牌", level="级", points="攻方得分", team="队", defending="守方", attacking="攻方",
+    point_cards="分牌", hand_number="第 {n} 局", last_trick="上一轮", won_by="赢家",
+    dealer_badge="庄", cards_left="{n} 张", dealer="庄家", to_play="出牌", trick="本轮",
+    winning="最大",
+)
+
+
+def test_every_word_comes_from_the_labels() -> None:
+    rendered = render_table(scene(**MID_HAND), labels=CHINESE)
+    assert rendered.alt_text.startswith(
+        "第 4 局. 主牌: ♥, 级: 5. 队 1+3 (守方): 级 5; 队 2+4 (攻方): 级 J. "
+        "攻方得分: 35 (分牌: ♦K ♣10 ♠5). Player 0 (24 张, 庄家)"
+    )
+    assert rendered.alt_text.endswith(
+        "上一轮: Player 2 ♣Q; Player 3 ♣K; Player 0 ♣3. 赢家: Player 3."
+    )
+
+
+def test_a_dealer_badge_in_hanzi_is_drawn() -> None:
+    def badge(text: str) -> bytes:
+        return render_table(scene(), labels=replace(ENGLISH, dealer_badge=text)).png
+
+    assert badge("庄") != badge("") != badge("D")
