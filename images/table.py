@@ -648,6 +648,8 @@ def _plays_text(trick: Sequence[Play], names: Sequence[str]) -> str:
 
 
 def _alt_text(scene: TableScene, labels: Labels) -> str:
+    """The picture in words, the game's state first and the seats last (Discord keeps
+    only :data:`~images.canvas.ALT_TEXT_LIMIT` characters)."""
     names = [plain_text(info.name) for info in scene.seats]
     parts = []
     if scene.title:
@@ -685,6 +687,16 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
     if scene.point_cards:
         points += f" ({labels.point_cards}: {' '.join(c.pretty for c in scene.point_cards)})"
     parts.append(points + ".")
+    if scene.trick:
+        line = f"{labels.trick}: {_plays_text(scene.trick, names)}."
+        if scene.winner is not None:
+            line += f" {labels.winning}: {names[scene.winner]}."
+        parts.append(line)
+    if scene.previous_trick:
+        line = f"{labels.last_trick}: {_plays_text(scene.previous_trick, names)}."
+        if scene.previous_winner is not None:
+            line += f" {labels.won_by}: {names[scene.previous_winner]}."
+        parts.append(line)
     seats = []
     for name, info in zip(names, scene.seats, strict=True):
         notes = [fill(labels.cards_left, info.cards_left)]
@@ -696,14 +708,4 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
             notes.append(labels.away)
         seats.append(f"{name} ({', '.join(notes)})")
     parts.append("; ".join(seats) + ".")
-    if scene.trick:
-        line = f"{labels.trick}: {_plays_text(scene.trick, names)}."
-        if scene.winner is not None:
-            line += f" {labels.winning}: {names[scene.winner]}."
-        parts.append(line)
-    if scene.previous_trick:
-        line = f"{labels.last_trick}: {_plays_text(scene.previous_trick, names)}."
-        if scene.previous_winner is not None:
-            line += f" {labels.won_by}: {names[scene.previous_winner]}."
-        parts.append(line)
     return " ".join(parts)

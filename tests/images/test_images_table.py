@@ -126,15 +126,16 @@ def test_the_winning_play_is_highlighted() -> None:
     first = render_table(scene(trick=trick, winner=0))
     second = render_table(scene(trick=trick, winner=1))
     assert first.png != second.png
-    assert first.alt_text.endswith("winning: Player 0.")
+    assert "winning: Player 0." in first.alt_text
 
 
 def test_alt_text_names_seats_trick_and_points() -> None:
     rendered = render_table(scene(title="Table 3"))
     assert rendered.alt_text == (
         "Table 3. Trump: ♥, Level: 5. Attackers' points: 35. "
+        "Trick: Player 0 ♠A ♠A ♠K ♠K. winning: Player 0. "
         "Player 0 (24 cards, Dealer); Player 1 (25 cards, to play); Player 2 (25 cards); "
-        "Player 3 (25 cards). Trick: Player 0 ♠A ♠A ♠K ♠K. winning: Player 0."
+        "Player 3 (25 cards)."
     )
 
 
@@ -154,9 +155,10 @@ def test_alt_text_tells_the_game_at_a_glance() -> None:
         "Hand 4. Trump: ♥, Level: 5. "
         "Team 1+3 (defending): Level 5; Team 2+4 (attacking): Level J. "
         "Attackers' points: 35 (point cards: ♦K ♣10 ♠5). "
+        "Trick: Player 0 ♠A ♠A ♠K ♠K. winning: Player 0. "
+        "Last trick: Player 2 ♣Q; Player 3 ♣K; Player 0 ♣3. won by: Player 3. "
         "Player 0 (24 cards, Dealer); Player 1 (25 cards, to play); Player 2 (25 cards); "
-        "Player 3 (25 cards). Trick: Player 0 ♠A ♠A ♠K ♠K. winning: Player 0. "
-        "Last trick: Player 2 ♣Q; Player 3 ♣K; Player 0 ♣3. won by: Player 3."
+        "Player 3 (25 cards)."
     )
 
 
@@ -288,10 +290,9 @@ def test_every_word_comes_from_the_labels() -> None:
     rendered = render_table(scene(**MID_HAND), labels=CHINESE)
     assert rendered.alt_text.startswith(
         "第 4 局. 主牌: ♥, 级: 5. 队 1+3 (守方): 级 5; 队 2+4 (攻方): 级 J. "
-        "攻方得分: 35 (分牌: ♦K ♣10 ♠5). Player 0 (24 张, 庄家)"
-    )
-    assert rendered.alt_text.endswith(
-        "上一轮: Player 2 ♣Q; Player 3 ♣K; Player 0 ♣3. 赢家: Player 3."
+        "攻方得分: 35 (分牌: ♦K ♣10 ♠5). 本轮: Player 0 ♠A ♠A ♠K ♠K. 最大: Player 0. "
+        "上一轮: Player 2 ♣Q; Player 3 ♣K; Player 0 ♣3. 赢家: Player 3. "
+        "Player 0 (24 张, 庄家)"
     )
 
 
@@ -300,3 +301,17 @@ def test_a_dealer_badge_in_hanzi_is_drawn() -> None:
         return render_table(scene(), labels=replace(ENGLISH, dealer_badge=text)).png
 
     assert badge("庄") != badge("") != badge("D")
+
+
+def test_the_game_state_survives_the_alt_text_limit() -> None:
+    long_names = seats(6, [f"{i + 1}. {'Bartholomew ' * 8}" for i in range(6)])
+    trick = [(seat, parse_cards("QD QD JD JD 10D 10D")) for seat in range(6)]
+    rendered = render_table(
+        scene(6, seats=long_names, trick=trick, winner=1, previous_trick=trick,
+              previous_winner=2, levels=(Rank.FIVE, Rank.SIX), defenders=0)
+    )
+    assert len(rendered.alt_text) <= ALT_TEXT_LIMIT
+    assert "Team 1+3+5 (defending): Level 5; Team 2+4+6 (attacking): Level 6." in (
+        rendered.alt_text
+    )
+    assert "Last trick: 1. Bartholomew" in rendered.alt_text
