@@ -353,17 +353,23 @@ def _draw_trump_row(
     elif scene.trump_hidden:
         x = _label(image, x + 10, y, labels.hidden_trump, font, 160)
     right: float = WIDTH - MARGIN
-    parts = []
-    if scene.hand_number:
-        parts.append(fill(labels.hand_number, scene.hand_number))
-    if scene.dealing:
-        parts.append(fill(labels.to_deal, scene.cards_to_deal))
+    parts = _progress(scene, labels)
     if parts:
         text = player_text(" · ".join(parts), font, round(right - x - 20))
         right = draw_text(image, (right, y), text, font, INK, "rm") - text_width(text, font) - 24
     if scene.title and right - x > 80:
         title = player_text(scene.title, text_font(22), round(right - x - 10))
         draw_text(image, (right, y), title, text_font(22), INK_MUTED, "rm")
+
+
+def _progress(scene: TableScene, labels: Labels) -> list[str]:
+    """The hand number and, while dealing, the cards left to deal."""
+    parts = []
+    if scene.hand_number:
+        parts.append(fill(labels.hand_number, scene.hand_number))
+    if scene.dealing:
+        parts.append(fill(labels.to_deal, scene.cards_to_deal))
+    return parts
 
 
 def _draw_trump_chip(
@@ -654,11 +660,7 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
     parts = []
     if scene.title:
         parts.append(plain_text(scene.title) + ".")
-    progress = []
-    if scene.hand_number:
-        progress.append(fill(labels.hand_number, scene.hand_number))
-    if scene.dealing:
-        progress.append(fill(labels.to_deal, scene.cards_to_deal))
+    progress = _progress(scene, labels)
     if progress:
         parts.append(", ".join(progress) + ".")
     parts.append(
