@@ -133,10 +133,12 @@ async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
 
 
 async def create_and_start(world: World, host: FakeUser, preset: str = "classic",
-                           others: tuple[FakeUser, ...] = ()) -> None:
-    """``host`` opens a table, ``others`` join with the button, the host presses Start."""
-    ix = await world.fake.slash(host, world.channel, "shengji", "create", preset=preset)
-    await ix.wait_acked()
+                           others: tuple[FakeUser, ...] = (), *, create: bool = True) -> None:
+    """``host`` opens a table (unless ``create`` is False: it is open already), ``others``
+    join with the button, the host presses Start."""
+    if create:
+        ix = await world.fake.slash(host, world.channel, "shengji", "create", preset=preset)
+        await ix.wait_acked()
     await wait_until(lambda: has_table(world))
     for user in others:
         join = table_message(world).button("Join")

@@ -1,17 +1,13 @@
 """Every user-facing string, in English and Simplified Chinese, keyed by error or event.
 
 ``lang(locale)`` picks the catalogue from a Discord locale ("zh-CN", "zh-TW" → zh; the
-rest → en). ``say(locale, key, **params)`` formats one text; ``describe_event`` turns an
-engine event into a line for the channel (public events) or for one player (private).
+rest → en). ``say(locale, key, **params)`` formats one text; ``bot.text.events`` words
+engine events with these texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
-
-from engine.actions import Event
-from engine.cards import Card
 
 EN: dict[str, str] = {
     # refusals
@@ -24,7 +20,6 @@ EN: dict[str, str] = {
     "not_seated": "You are not seated at this table.",
     "bad_ai_level": "Computer players come in these levels: {levels}.",
     "not_a_bot_seat": "Seat {seat} is not a computer player.",
-    "seats_empty": "Some seats are empty.",
     "not_host": "Only the table's host or a member with Manage Server can do that.",
     "not_started": "The game has not started yet.",
     "already_started": "The game has already started.",
@@ -121,7 +116,6 @@ ZH: dict[str, str] = {
     "not_seated": "你不在这张牌桌上。",
     "bad_ai_level": "电脑玩家的级别：{levels}。",
     "not_a_bot_seat": "{seat} 号座位不是电脑玩家。",
-    "seats_empty": "还有空座位。",
     "not_host": "只有桌主或有“管理服务器”权限的成员可以这样做。",
     "not_started": "牌局还没开始。",
     "already_started": "牌局已经开始了。",
@@ -222,9 +216,6 @@ ENGINE_ZH: dict[str, str] = {
     "bury_count": "扣底张数不对。",
 }
 
-_SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "red": "red (♥♦)",
-               "black": "black (♠♣)"}
-
 
 def lang(locale: str | None) -> dict[str, str]:
     return ZH if (locale or "").lower().startswith("zh") else EN
@@ -250,56 +241,6 @@ def engine_reason(locale: str | None, code: str | None, message: str,
     if lang(locale) is ZH and code in ENGINE_ZH:
         return ENGINE_ZH[code]
     return message
-
-
-def trump_name(locale: str | None, trump: str | None) -> str:
-    if trump is None:
-        return say(locale, "trump_unknown")
-    if trump == "none":
-        return say(locale, "no_trump")
-    return _SUIT_NAMES.get(trump, trump)
-
-
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
-
-
-def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str | None:
-    """One line for an event, or None for events shown otherwise (deal ticks, turns)."""
-    def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-
-    kind = ev.kind
-    params: dict[str, Any] = dict(ev.data)
-    params["name"] = name(ev.seat)
-    if ev.cards:
-        params["cards"] = cards_text(ev.cards)
-    if kind in ("stuck", "returned"):
-        params["victim"] = name(params.get("victim"))
-    elif kind == "deal_ended":
-        params["dealer"], params["taker"] = name(params["dealer"]), name(params["taker"])
-    elif kind == "trump":
-        params["trump"] = trump_name(locale, params.get("trump"))
-    elif kind == "hand_started":
-        params["dealer"] = name(params.get("dealer"))
-        params["number"] = int(params.get("number", 0)) + 1
-    elif kind == "match_over":
-        params["team"] = int(params.get("team", 0)) + 1
-    elif kind == "throw_failed":
-        params["forced"] = " ".join(c.pretty for c in _parse(params.get("forced", "")))
-    elif kind == "hand_scored":
-        result = params.get("result")
-        return "\n".join(result.explain()) if result is not None else None
-    key = "ev_" + kind + ("_ruff" if params.get("ruff") else "")
-    if key not in EN:
-        return None
-    return say(locale, key, **params)
-
-
-def _parse(text: str) -> list[Card]:
-    from engine.cards import parse_cards
-
-    return parse_cards(text)
 
 
 # -- stats (issue 7): leaderboards, stats, history, export, server settings --------------------

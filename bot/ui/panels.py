@@ -13,45 +13,43 @@ import io
 import re
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
 from bot.ai import rank_plays
 from bot.errors import BotError
-from bot.render import hand_picture, hand_text
-from bot.text import say
+from bot.services import Services, services_of
+from bot.text.catalogue import say
 from bot.tree import locale_of, reply, report_error
+from bot.ui.render import hand_picture, hand_text
 from engine.cards import Card, format_cards, parse_cards
 from engine.game import Burying, Dealing, Playing, Swapping
 from engine.legal import legal_declarations, legal_plays
-
-if TYPE_CHECKING:
-    from bot.client import ShengjiBot
 
 MAX_OPTIONS = 25
 # Discord lets a bot edit an interaction's messages for 15 minutes; stop a little before
 PANEL_LIFETIME = 14 * 60.0
 
 
-def play_choices(bot: ShengjiBot, channel_id: int, user_id: int) -> list[tuple[Card, ...]]:
+def play_choices(services: Services, channel_id: int, user_id: int) -> list[tuple[Card, ...]]:
     """The user's legal plays now, best first (empty when it is not their turn)."""
-    table, seat, _ = bot.tables.view_for(channel_id, user_id)
+    table, seat, _ = services.tables.view_for(channel_id, user_id)
     game = table.game
     assert game is not None
     return rank_plays(game, seat, legal_plays(game, seat))
 
 
-def declaration_choices(bot: ShengjiBot, channel_id: int, user_id: int
+def declaration_choices(services: Services, channel_id: int, user_id: int
                         ) -> list[tuple[Card, ...]]:
-    table, seat, _ = bot.tables.view_for(channel_id, user_id)
+    table, seat, _ = services.tables.view_for(channel_id, user_id)
     assert table.game is not None
     return legal_declarations(table.game, seat)
 
 
-async def build_panel(bot: ShengjiBot, channel_id: int, user_id: int, locale: str
+async def build_panel(services: Services, channel_id: int, user_id: int, locale: str
                       ) -> tuple[str, discord.File, discord.ui.View]:
-    table, seat, view = bot.tables.view_for(channel_id, user_id)
+    table, seat, view = services.tables.view_for(channel_id, user_id)
     game = table.game
     assert game is not None
     phase = game.phase
@@ -61,7 +59,7 @@ async def build_panel(bot: ShengjiBot, channel_id: int, user_id: int, locale: st
     if isinstance(phase, Dealing):
         if phase.pending_return and phase.pending_return[0] == seat:
             lines.append(say(locale, "hint_return", count=phase.pending_return[2]))
-        options = declaration_choices(bot, channel_id, user_id)
+        options = declaration_choices(services, channel_id, user_id)
         if options:
             ui.add_item(PanelChoice("declare", channel_id, say(locale, "pick_declaration"),
                                     options))
@@ -72,30 +70,30 @@ async def build_panel(bot: ShengjiBot, channel_id: int, user_id: int, locale: st
         ui.add_item(NoSwapButton(channel_id, say(locale, "btn_no_swap")))
     elif isinstance(phase, Playing) and phase.turn == seat:
         lines.append(say(locale, "your_turn"))
-        options = play_choices(bot, channel_id, user_id)
+        options = play_choices(services, channel_id, user_id)
         playable = {c for play in options for c in play}
         unplayable = [c for c in view.hand if c not in playable]
         ui.add_item(PanelChoice("play", channel_id, say(locale, "pick_play"), options))
     elif not isinstance(phase, Playing) and phase.name in ("hand_over", "match_over"):
         lines.append(say(locale, "hand_over_panel"))
-    lines += bot.publisher.take_private(channel_id, user_id)
+    lines += services.notes.take_private(channel_id, user_id)
     picture = await hand_picture(view, unplayable=unplayable)
     file = discord.File(io.BytesIO(picture.png), filename="hand.png",
                         description=picture.alt_text[:1024])
     return "\n".join(lines)[:1990], file, ui
 
 
-async def open_panel(bot: ShengjiBot, interaction: discord.Interaction) -> None:
+async def open_panel(services: Services, interaction: discord.Interaction) -> None:
     """Show the caller their hand privately, and keep it fresh."""
     assert interaction.channel_id is not None
     channel_id, user_id = interaction.channel_id, interaction.user.id
-    await bot.tables.back(channel_id, user_id)  # looking at one's hand: not away
-    content, file, ui = await build_panel(bot, channel_id, user_id, locale_of(interaction))
+    await services.tables.back(channel_id, user_id)  # looking at one's hand: not away
+    content, file, ui = await build_panel(services, channel_id, user_id, locale_of(interaction))
     await reply(interaction, content, file=file, view=ui, ephemeral=True)
-    keep_fresh(bot, interaction, channel_id)
+    keep_fresh(services, interaction, channel_id)
 
 
-def keep_fresh(bot: ShengjiBot, interaction: discord.Interaction, channel_id: int) -> None:
+def keep_fresh(services: Services, interaction: discord.Interaction, channel_id: int) -> None:
     """Refresh the panel this interaction answered (or was clicked on) as the game goes."""
     user_id = interaction.user.id
     locale = locale_of(interaction)
@@ -106,11 +104,11 @@ def keep_fresh(bot: ShengjiBot, interaction: discord.Interaction, channel_id: in
             await interaction.edit_original_response(content=say(locale, "panel_expired"),
                                                      attachments=[], view=None)
             return False
-        content, file, ui = await build_panel(bot, channel_id, user_id, locale)
+        content, file, ui = await build_panel(services, channel_id, user_id, locale)
         await interaction.edit_original_response(content=content, attachments=[file], view=ui)
         return True
 
-    bot.publisher.panels[(channel_id, user_id)] = refresh
+    services.panels.keep(channel_id, user_id, refresh)
 
 
 class PanelChoice(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -136,16 +134,16 @@ class PanelChoice(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(match["kind"], int(match["channel"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("ShengjiBot", interaction.client)
+        services = services_of(interaction.client)
         try:
             if interaction.channel_id != self.channel_id or not self.item.values:
                 raise BotError("no_table")
             cards = parse_cards(self.item.values[0])
             if self.kind == "declare":
-                await bot.tables.declare(self.channel_id, interaction.user.id, cards)
+                await services.tables.declare(self.channel_id, interaction.user.id, cards)
             else:
-                await bot.tables.play(self.channel_id, interaction.user.id, cards)
-            await refresh_from(bot, interaction, self.channel_id)
+                await services.tables.play(self.channel_id, interaction.user.id, cards)
+            await refresh_from(services, interaction, self.channel_id)
         except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
             await report_error(interaction, exc)
 
@@ -167,12 +165,12 @@ class NoSwapButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["channel"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("ShengjiBot", interaction.client)
+        services = services_of(interaction.client)
         try:
             if interaction.channel_id != self.channel_id:
                 raise BotError("no_table")
-            await bot.tables.swap(self.channel_id, interaction.user.id, (), ())
-            await refresh_from(bot, interaction, self.channel_id)
+            await services.tables.swap(self.channel_id, interaction.user.id, (), ())
+            await refresh_from(services, interaction, self.channel_id)
         except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
             await report_error(interaction, exc)
 
@@ -180,11 +178,11 @@ class NoSwapButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 PANEL_ITEMS = (PanelChoice, NoSwapButton)
 
 
-async def refresh_from(bot: ShengjiBot, interaction: discord.Interaction, channel_id: int
+async def refresh_from(services: Services, interaction: discord.Interaction, channel_id: int
                        ) -> None:
     """Answer a component click on the panel by redrawing the panel, and keep that panel
     fresh through this (newer) interaction."""
-    content, file, ui = await build_panel(bot, channel_id, interaction.user.id,
+    content, file, ui = await build_panel(services, channel_id, interaction.user.id,
                                           locale_of(interaction))
     await interaction.response.edit_message(content=content, attachments=[file], view=ui)
-    keep_fresh(bot, interaction, channel_id)
+    keep_fresh(services, interaction, channel_id)
