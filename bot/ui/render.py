@@ -132,7 +132,7 @@ def table_scene(table: Table) -> TableScene:
         levels=view.levels, defenders=defenders, point_cards=point_cards,
         previous_trick=[(seat, list(cards)) for seat, cards in previous[0]] if previous else (),
         previous_winner=previous[1] if previous else None,
-        hand_number=view.hand_number, dealing=dealing, cards_to_deal=view.cards_to_deal,
+        hand_number=view.hand_number + 1, dealing=dealing, cards_to_deal=view.cards_to_deal,
         declaration=DeclarationInfo(standing.seat, standing.cards) if standing else None)
 
 

@@ -41,6 +41,7 @@ async def test_the_picture_names_trump_levels_points_and_the_previous_trick(
         message = table_message(world)  # one edit: its text and its picture agree
         text, alt = message.content, picture(world).description or ""
         assert picture(world).image_size()[0] == 800
+        assert alt.startswith("Shengji table · classic. Hand 1. Trump: ")
 
         # the trump, as the table's text says it
         trump = re.search(r"trump: (\S+)", text)
