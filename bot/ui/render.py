@@ -152,9 +152,11 @@ def hand_text(locale: str, view: SeatView) -> str:
 
 
 async def hand_picture(view: SeatView, *, unplayable: Sequence[Card] = (),
-                       new: Sequence[Card] = ()) -> Rendered:
+                       new: Sequence[Card] = (), locale: str | None = None) -> Rendered:
+    """The seat's hand; its words in ``locale``'s language (English by default)."""
     rendered, _ = await asyncio.to_thread(render_hand, view.hand, view.ctx,
-                                          unplayable=unplayable, new=new)
+                                          unplayable=unplayable, new=new,
+                                          labels=picture_labels(locale))
     return rendered
 
 
