@@ -42,6 +42,20 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             raise
 
 
+async def defer_privately(interaction: discord.Interaction) -> None:
+    """Acknowledge now ("thinking…", visible only to the caller); the answer follows."""
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.NotFound:
+            log.debug("interaction %s expired before it could be deferred", interaction.id)
+
+
+def mark_stored(interaction: discord.Interaction) -> None:
+    """The caller's action was stored: a failure from here on must not say otherwise."""
+    interaction.extras["stored"] = True
+
+
 def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     locale = locale_of(interaction)
     if isinstance(error, BotError):
@@ -54,7 +68,8 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
         return say(locale, error.key, **params)
     error_id = uuid.uuid4().hex[:8]
     log.error("error %s in interaction %s", error_id, interaction.id, exc_info=error)
-    return say(locale, "generic", error_id=error_id)
+    stored = interaction.extras.get("stored")
+    return say(locale, "generic_stored" if stored else "generic", error_id=error_id)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

@@ -334,3 +334,44 @@ def card_back(height: int) -> Image.Image:
         fill=BACK,
     )
     return image.reduce(SCALE)
+
+
+@lru_cache(maxsize=512)
+def card_index(card: Card, height: int, four_colour: bool = False) -> Image.Image:
+    """A small card that shows only its index (rank over pip; a star for a joker), for
+    lists of cards that must stay readable when the picture is shrunk to a phone's width."""
+    s = SCALE
+    h, w = height * s, index_width(height) * s
+    colour = card_colour(card, four_colour)
+    image = Image.new("RGBA", (w, h), BORDER + (0,))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (0, 0, w - 1, h - 1), radius=round(0.12 * h), fill=PAPER, outline=BORDER, width=s
+    )
+    if card.suit is None:
+        points = star_points(w / 2, h / 2, 0.36 * h)
+        if card.rank is Rank.BIG_JOKER:
+            draw.polygon(points, fill=colour)
+        else:
+            draw.polygon(points, outline=colour, width=round(0.06 * h))
+        return image.reduce(s)
+    label = card.rank.label
+    font = bold_font(round(0.5 * h))
+    squeeze = font.getlength(label) > 0.9 * w
+    if squeeze:  # "10": draw it apart and narrow it to the card
+        wide = Image.new("RGBA", (math.ceil(font.getlength(label)) + 4, h), (0, 0, 0, 0))
+        ImageDraw.Draw(wide).text((2, 0.04 * h), label, font=font, fill=colour)
+        box = wide.getbbox() or (0, 0, 1, 1)
+        wide = wide.crop((box[0], 0, box[2], h)).resize(
+            (round(0.9 * w), h), Image.Resampling.LANCZOS
+        )
+        image.alpha_composite(wide, (round(0.05 * w), 0))
+    else:
+        draw.text((w / 2, 0.04 * h), label, font=font, fill=colour, anchor="mt")
+    pip = 0.34 * h
+    draw_suit(draw, card.suit, (w / 2 - pip / 2, 0.58 * h, pip), colour)
+    return image.reduce(s)
+
+
+def index_width(height: int) -> int:
+    return round(height * 0.68)

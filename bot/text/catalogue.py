@@ -37,6 +37,9 @@ EN: dict[str, str] = {
     "stale_button": "That button is from an earlier hand.",
     "not_your_turn_to_choose": "That is not yours to choose.",
     "generic": "Something went wrong on my side (error {error_id}). Nothing changed.",
+    "generic_stored": "Your move was made and saved, but something went wrong on my side "
+                      "while answering (error {error_id}). `/shengji hand` shows where the "
+                      "game is.",
     "no_choices": "No legal play matches.",
     # confirmations
     "created": "Table created with the {preset} rules. Others can join with the button or "
@@ -110,6 +113,43 @@ EN: dict[str, str] = {
     "ev_swap_offered": "Kitty trumps you may swap for side cards of the same rank: {cards}",
     "hand_header": "Your hand ({count} cards){trump}:",
     "your_turn": "It is your turn.",
+    # the pictures' words (images.Labels); {n} is a number, filled in by the picture
+    "picture_hand": "Hand ({n} cards)",
+    "picture_trumps": "Trumps",
+    "picture_jokers": "Jokers",
+    "picture_red": "red",
+    "picture_black": "black",
+    "picture_selected": "Selected",
+    "picture_new": "New",
+    "picture_unplayable": "Can't play now",
+    "picture_no_cards": "no cards",
+    "picture_trump": "Trump",
+    "picture_no_trump": "no trump",
+    "picture_hidden_trump": "hidden",
+    "picture_level": "Level",
+    "picture_dealer": "Dealer",
+    "picture_dealer_badge": "D",
+    "picture_points": "Attackers' points",
+    "picture_cards_left": "{n} cards",
+    "picture_to_play": "to play",
+    "picture_winning": "winning",
+    "picture_away": "away",
+    "picture_trick": "Trick",
+    "picture_kitty": "Kitty",
+    "picture_kitty_points": "{n} points",
+    "picture_multiplier": "×{n}",
+    "picture_levels": "Levels",
+    "picture_next_dealer": "Next dealer",
+    "picture_hand_number": "Hand {n}",
+    "picture_to_deal": "{n} to deal",
+    "picture_declared": "Declared",
+    "picture_no_declaration": "No declaration yet",
+    "picture_team": "Team",
+    "picture_defending": "defending",
+    "picture_attacking": "attacking",
+    "picture_point_cards": "point cards",
+    "picture_last_trick": "Last trick",
+    "picture_won_by": "won by",
 }
 
 ZH: dict[str, str] = {
@@ -137,6 +177,8 @@ ZH: dict[str, str] = {
     "stale_button": "这个按钮属于之前的一局。",
     "not_your_turn_to_choose": "这不是你的选择。",
     "generic": "出了点问题（错误 {error_id}）。什么都没有改变。",
+    "generic_stored": "你的操作已经生效并保存，但回复时出了点问题（错误 {error_id}）。"
+                      "用 `/shengji hand` 查看牌局。",
     "no_choices": "没有合法的出牌。",
     "created": "已用 {preset} 规则开桌。其他人可以点按钮或用 `/shengji join` 加入。",
     "joined": "你坐在 {seat} 号座位。",
@@ -204,6 +246,42 @@ ZH: dict[str, str] = {
     "ev_swap_offered": "可用同点数副牌交换的底牌主牌：{cards}",
     "hand_header": "你的手牌（{count} 张）{trump}：",
     "your_turn": "轮到你了。",
+    "picture_hand": "手牌（{n} 张）",
+    "picture_trumps": "主牌",
+    "picture_jokers": "王",
+    "picture_red": "红",
+    "picture_black": "黑",
+    "picture_selected": "已选",
+    "picture_new": "新牌",
+    "picture_unplayable": "现在不能出",
+    "picture_no_cards": "没有牌",
+    "picture_trump": "主",
+    "picture_no_trump": "无主",
+    "picture_hidden_trump": "未公开",
+    "picture_level": "级别",
+    "picture_dealer": "庄家",
+    "picture_dealer_badge": "庄",
+    "picture_points": "抓分方得分",
+    "picture_cards_left": "{n} 张",
+    "picture_to_play": "该出牌",
+    "picture_winning": "目前最大",
+    "picture_away": "暂离",
+    "picture_trick": "本轮",
+    "picture_kitty": "底牌",
+    "picture_kitty_points": "{n} 分",
+    "picture_multiplier": "×{n}",
+    "picture_levels": "级别",
+    "picture_next_dealer": "下一局庄家",
+    "picture_hand_number": "第 {n} 局",
+    "picture_to_deal": "还剩 {n} 张",
+    "picture_declared": "亮主",
+    "picture_no_declaration": "还没有人亮主",
+    "picture_team": "队",
+    "picture_defending": "坐庄",
+    "picture_attacking": "抓分",
+    "picture_point_cards": "分牌",
+    "picture_last_trick": "上一轮",
+    "picture_won_by": "赢家",
 }
 
 #: Chinese reasons for the engine's most common refusals (others keep its English text).
@@ -231,13 +309,17 @@ def lang(locale: str | None) -> dict[str, str]:
     return ZH if (locale or "").lower().startswith("zh") else EN
 
 
+def template(locale: str | None, key: str) -> str:
+    """A text as written, unformatted (English where the language lacks it)."""
+    return lang(locale).get(key) or EN.get(key) or key
+
+
 def say(locale: str | None, key: str, **params: Any) -> str:
-    catalogue = lang(locale)
-    template = catalogue.get(key) or EN.get(key) or key
+    text = template(locale, key)
     try:
-        return template.format(**params)
+        return text.format(**params)
     except (KeyError, IndexError):
-        return template
+        return text
 
 
 def engine_reason(locale: str | None, code: str | None, message: str,

@@ -13,7 +13,7 @@ import pytest
 
 from bot.stats.export import replay_export
 from bot.store import HandRecord, HandStats, Rating, SeatRecord, SqliteStore
-from tests.bot.harness import World, create_and_start, running_bot, wait_until
+from tests.bot.harness import World, answered, create_and_start, running_bot, wait_until
 from tests.fakediscord import FakeUser
 
 pytestmark = pytest.mark.asyncio
@@ -67,7 +67,7 @@ def _results(world: World) -> list[str]:
 async def ask(world: World, who: FakeUser, command: str, /, channel=None, **options):  # type: ignore[no-untyped-def]
     """``who`` runs ``/shengji command``; the interaction, answered privately."""
     ix = await world.fake.slash(who, channel or world.channel, "shengji", command, **options)
-    await ix.wait_acked()
+    await answered(ix)
     assert ix.message.ephemeral, f"/{command} answers privately"
     return ix
 
@@ -124,7 +124,7 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         wins_id = ix.message.button("By wins")["custom_id"]
         assert wins_id == f"sj:lb:{world.guild.id}:wins:0"
         click = await fake.click(bob, ix.message, wins_id)
-        await click.wait_acked()
+        await answered(click)
         assert click.response_type == 7  # the same message, now by wins
         by_wins = fake.message(ix.message.id).embeds[0]["description"]
         alice_wins, bob_wins = sum(won[:2]), 2 - sum(won[:2])
@@ -183,7 +183,7 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         assert "Alice" not in first["description"] and "Page 1 of 2" in first["footer"]["text"]
         assert first["description"].count("\n") == 9  # ten lines
         click = await fake.click(bob, ix.message, ix.message.button("Next ▶")["custom_id"])
-        await click.wait_acked()
+        await answered(click)
         second = fake.message(ix.message.id).embeds[0]
         assert "**11.**" in second["description"] and "Page 2 of 2" in second["footer"]["text"]
         assert second["description"].count("\n") == 1
