@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.game import Game, Playing  # noqa: E402
-from engine.legal import check_play, legal_plays  # noqa: E402
-from engine.rules import ruleset  # noqa: E402
-from engine.simulate import play_random_hand, random_action  # noqa: E402
+from engine.game import Game, Playing
+from engine.legal import check_play, legal_plays
+from engine.rules import ruleset
+from engine.simulate import play_random_hand, random_action
 
 
 def hands_per_second(preset: str, hands: int) -> float:

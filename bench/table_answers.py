@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import sys
 import tempfile
@@ -21,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ai import EngineDeciders  # noqa: E402
-from bot.errors import BotError  # noqa: E402
-from bot.store import SqliteStore  # noqa: E402
-from bot.table_data import Table, TableSettings  # noqa: E402
-from bot.tables import TableService  # noqa: E402
-from engine.ai import AiPool  # noqa: E402
+from bot.ai import EngineDeciders
+from bot.errors import BotError
+from bot.store import SqliteStore
+from bot.table_data import Table, TableSettings
+from bot.tables import TableService
+from engine.ai import AiPool
 
 
 class Quiet:
@@ -77,10 +78,8 @@ async def main() -> None:
             end = time.perf_counter() + args.seconds
             while time.perf_counter() < end:
                 start = time.perf_counter()
-                try:
+                with contextlib.suppress(BotError):
                     await service.join(1, 99, "Probe")
-                except BotError:
-                    pass
                 answers.append((time.perf_counter() - start) * 1000)
                 await asyncio.sleep(0.05)
             print(f"a command on the table: {_figures(answers)}")

@@ -152,7 +152,7 @@ class TableService:
         for record in await self.store.load_tables():
             try:
                 table, recent = await self._restore_one(record)
-            except Exception as exc:  # noqa: BLE001 - one bad row must not stop the bot
+            except Exception as exc:  # one bad row must not stop the bot
                 reason = str(getattr(exc, "message", None) or exc) or type(exc).__name__
                 log.warning("table in channel %s could not be restored, kept aside "
                             "(quarantined): %s", record.channel_id, reason)
@@ -472,7 +472,7 @@ class TableService:
             raise asyncio.CancelledError
         try:
             await self._derive(table, events)
-        except Exception:  # noqa: BLE001 - the action is stored: no failure may deny it
+        except Exception:  # the action is stored: no failure may deny it
             log.exception("match %s: the results of a stored action are caught up later",
                           table.match_id)
         return events
@@ -551,7 +551,7 @@ class TableService:
                 run.since = time.monotonic()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - one table's fault must not stop the others
+            except Exception:  # one table's fault must not stop the others
                 log.exception("clock of channel %s failed", table.channel_id)
                 run.since = time.monotonic()
 

@@ -75,7 +75,7 @@ class LeaderboardButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button
                                                  self.order, self.page)
             await interaction.response.edit_message(embed=leaderboard_embed(page, locale),
                                                     view=leaderboard_view(page, locale))
-        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+        except Exception as exc:  # every failure gets an answer
             await report_error(interaction, exc)
 
 

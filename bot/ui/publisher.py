@@ -151,7 +151,7 @@ class DiscordPublisher:
             table = self._latest[channel_id]
             try:
                 await self.refresh(table)
-            except Exception:  # noqa: BLE001 - a failed edit must not stop the game
+            except Exception:  # a failed edit must not stop the game
                 log.exception("could not update the table message in %s", table.channel_id)
             await self.redrawn(channel_id)
 
@@ -187,7 +187,7 @@ class DiscordPublisher:
             return
         picture = await result_picture(table.locale, result, names)
         channel = self.post.channel(table.channel_id)
-        text = "\n".join(result.explain()[:-1] + [f"→ {names[result.next_dealer]}"])
+        text = "\n".join([*result.explain()[:-1], f"→ {names[result.next_dealer]}"])
         try:
             await channel.send(content=text[:1900], file=discord.File(
                 _bytes(picture.png), filename="result.png", description=picture.alt_text[:1024]))
@@ -200,7 +200,7 @@ class DiscordPublisher:
         text = say(table.locale, "trump_dm", trump=trump_name(table.locale, ev.get("trump")))
         try:
             await self.post.direct(user_id, text)
-        except Exception as exc:  # noqa: BLE001 - DMs closed (403), or any other failure
+        except Exception as exc:  # DMs closed (403), or any other failure
             # keep it for the player's next (private) interaction
             log.info("could not DM a declarer at table %s (%r): told privately instead",
                      table.channel_id, exc)
