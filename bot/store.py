@@ -577,6 +577,10 @@ class SqliteStore(Store):
         async with self._lock:
             db = self._conn()
             try:
+                if db.in_transaction:
+                    # a caller cancelled while its BEGIN ran (the statement still ran in
+                    # aiosqlite's thread): nothing of it was written, close it first
+                    await db.execute("ROLLBACK")
                 await db.execute("BEGIN IMMEDIATE")
                 try:
                     yield db
