@@ -7,6 +7,7 @@ checked for gaps and overlaps when built, and extended by ``step`` beyond both e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import Card, Rank
@@ -103,7 +104,7 @@ def kitty_multiplier(rules: Ruleset, largest_component: int, cards_in_play: int)
     return min(2 ** largest_component, 64)
 
 
-def kitty_points(rules: Ruleset, kitty: list[Card]) -> int:
+def kitty_points(rules: Ruleset, kitty: Sequence[Card]) -> int:
     total = 0
     for card in kitty:
         if rules.kitty_joker_points and card.is_joker:
