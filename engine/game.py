@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from engine.actions import (
     Action,
@@ -218,9 +218,9 @@ class MatchState:
         return _context(self.rules, level, trump)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """What one accepted action did: the state after it and its events."""
+class Step(NamedTuple):
+    """What one accepted action did: the state after it and its events. (A pair, not a
+    state: ``state, events = apply(state, action)``.)"""
 
     state: MatchState
     events: tuple[Event, ...]
@@ -244,9 +244,8 @@ def _step(state: MatchState, phase: Phase, events: list[Event]) -> Step:
     """The step to ``phase``, the rest of the match unchanged. (Here and for each deal and
     play, the constructor with every field: ``dataclasses.replace`` costs twice as much,
     and the phases have no defaults, so the checker sees a field left out.)"""
-    return Step(MatchState(rules=state.rules, seed=state.seed, levels=state.levels,
-                           dealer=state.dealer, hand_number=state.hand_number, phase=phase,
-                           play_rules=state.play_rules), tuple(events))
+    return Step(MatchState(state.rules, state.seed, state.levels, state.dealer,
+                           state.hand_number, phase, state.play_rules), tuple(events))
 
 
 # -- deal -----------------------------------------------------------------------------
@@ -577,20 +576,22 @@ def _next_hand(state: MatchState, phase: HandOver, action: NextHand) -> Step:
 
 def _remove_cards(hand: Sequence[Card], cards: Sequence[Card], what: str = "hand") -> Cards:
     """``hand`` without ``cards``; refuses cards the hand does not hold."""
-    need = Counter(cards)
-    missing = need - Counter(hand)
-    if missing:
-        raise EngineError("not_in_hand", f"you do not hold {format_cards(missing.elements())}"
-                          f" in your {what}", cards=format_cards(missing.elements()))
     out = list(hand)
-    for card in cards:
-        out.remove(card)
+    try:
+        for card in cards:
+            out.remove(card)  # a few cards out of a hand: cheaper than comparing counters
+    except ValueError:
+        missing = Counter(cards) - Counter(hand)
+        raise EngineError("not_in_hand", f"you do not hold {format_cards(missing.elements())}"
+                          f" in your {what}", cards=format_cards(missing.elements())) from None
     return tuple(out)
 
 
 def _with_hand(hands: Hands, seat: int, hand: Cards) -> Hands:
     """``hands`` with ``seat``'s hand replaced (the others are shared, not copied)."""
-    return (*hands[:seat], hand, *hands[seat + 1:])
+    out = list(hands)
+    out[seat] = hand
+    return tuple(out)
 
 
 def _seat(state: MatchState, seat: int) -> int:
