@@ -1,7 +1,8 @@
 """What one seat may know, built by allowlist from the game (never by redaction).
 
-``seat_view(game, seat)`` (a ``Game`` or a ``MatchState``) holds the seat's own hand, everything public, the kitty only
-for the seat that buried it, and a hidden trump suit only for its declarer.
+``seat_view(game, seat)`` (a ``Game`` or a ``MatchState``) holds the seat's own hand,
+everything public, the kitty only for the seat that buried it, and a hidden trump suit
+only for its declarer.
 ``public_view(game)`` is the same for an onlooker (no hand at all).
 """
 
