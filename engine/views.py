@@ -13,14 +13,12 @@ from dataclasses import dataclass
 from engine.bidding import CHANGZHU_TIERS, Declaration
 from engine.cards import Card, Rank
 from engine.game import (
-    AfterDeal,
     Burying,
     Dealing,
     Game,
     HandOver,
     MatchOver,
     MatchState,
-    Playing,
     Swapping,
 )
 from engine.order import TrumpContext
@@ -82,27 +80,35 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
     phase = state.phase
     hidden = state.trump_hidden_during_deal
     knows = seat is not None and seat in state.trump_known_by()
-    if isinstance(phase, Dealing):
-        standing = phase.standing
+    if isinstance(phase, (HandOver, MatchOver)):
+        result = phase.result
         return SeatView(
             seat=seat, phase=phase.name, players=state.players,
             hand_number=state.hand_number, levels=state.levels, dealer=state.dealer,
-            rules=state.rules, level=phase.level,
-            hand=phase.hands[seat] if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in phase.hands),
-            cards_to_deal=len(phase.stock),
-            declarations=tuple(_declaration_view(d, hidden, seat) for d in phase.declarations),
-            standing=_declaration_view(standing, hidden, seat) if standing else None,
-            pending_return=phase.pending_return,
-            trump_known=knows,
-            ctx=state.context(phase.level, standing.trump) if knows and standing else None,
-            declarer=standing.seat if standing else None)
-    if isinstance(phase, AfterDeal):
-        kitty: tuple[Card, ...] = ()
-        trick: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-        tricks: tuple[tuple[tuple[tuple[int, tuple[Card, ...]], ...], int, int], ...] = ()
-        attacker_points = 0
-        turn: int | None
+            rules=state.rules, level=None, kitty=result.kitty, result=result,
+            ctx=phase.ctx, trump_known=True, attacker_points=result.attacker_points,
+            winner_team=phase.winner_team if isinstance(phase, MatchOver) else None)
+    # a hand in progress: what each phase adds to the seat's hand and the public facts
+    cards_to_deal = 0
+    declarations: tuple[DeclarationView, ...] = ()
+    pending_return: tuple[int, int, int] | None = None
+    kitty_taker: int | None = None
+    turn: int | None = None
+    kitty: tuple[Card, ...] = ()
+    trick: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    tricks: tuple[tuple[tuple[tuple[int, tuple[Card, ...]], ...], int, int], ...] = ()
+    attacker_points = 0
+    if isinstance(phase, Dealing):
+        standing = phase.standing
+        cards_to_deal = len(phase.stock)
+        declarations = tuple(_declaration_view(d, hidden, seat) for d in phase.declarations)
+        pending_return = phase.pending_return
+        ctx = state.context(phase.level, standing.trump) if knows and standing else None
+        declarer = standing.seat if standing else None
+    else:
+        standing = phase.declaration
+        ctx = phase.ctx if knows else None
+        kitty_taker, declarer = phase.taker, phase.declarer
         if isinstance(phase, Burying):
             turn = phase.taker
         elif isinstance(phase, Swapping):
@@ -112,32 +118,22 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
             elif seat == phase.declarer:  # the kitty's trumps it may take
                 kitty = tuple(c for c in phase.kitty if phase.ctx.is_trump(c))
         else:
-            assert isinstance(phase, Playing)
             turn = phase.turn
             kitty = phase.kitty if seat == phase.taker else ()
             trick = phase.trick.plays
             tricks = tuple((t.plays, w, p) for t, w, p in phase.tricks)
             attacker_points = phase.attacker_points
-        return SeatView(
-            seat=seat, phase=phase.name, players=state.players,
-            hand_number=state.hand_number, levels=state.levels, dealer=state.dealer,
-            rules=state.rules, level=phase.level,
-            hand=phase.hands[seat] if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in phase.hands),
-            trump_known=knows, ctx=phase.ctx if knows else None,
-            kitty_taker=phase.taker, declarer=phase.declarer,
-            standing=_declaration_view(phase.declaration, hidden, seat)
-            if phase.declaration else None,
-            turn=turn, kitty=kitty, trick=trick, tricks=tricks,
-            attacker_points=attacker_points)
-    assert isinstance(phase, (HandOver, MatchOver))
-    result = phase.result
     return SeatView(
         seat=seat, phase=phase.name, players=state.players,
         hand_number=state.hand_number, levels=state.levels, dealer=state.dealer,
-        rules=state.rules, level=None, kitty=result.kitty, result=result,
-        ctx=phase.ctx, trump_known=True, attacker_points=result.attacker_points,
-        winner_team=phase.winner_team if isinstance(phase, MatchOver) else None)
+        rules=state.rules, level=phase.level,
+        hand=phase.hands[seat] if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in phase.hands),
+        cards_to_deal=cards_to_deal, declarations=declarations,
+        standing=_declaration_view(standing, hidden, seat) if standing else None,
+        pending_return=pending_return, trump_known=knows, ctx=ctx,
+        kitty_taker=kitty_taker, declarer=declarer, turn=turn, kitty=kitty, trick=trick,
+        tricks=tricks, attacker_points=attacker_points)
 
 
 def public_view(game: Game | MatchState) -> SeatView:
