@@ -79,7 +79,7 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
     elif not isinstance(phase, Playing) and phase.name in ("hand_over", "match_over"):
         lines.append(say(locale, "hand_over_panel"))
     lines += services.notes.take_private(channel_id, user_id)
-    picture = await hand_picture(view, unplayable=unplayable)
+    picture = await hand_picture(view, unplayable=unplayable, locale=locale)
     file = discord.File(io.BytesIO(picture.png), filename="hand.png",
                         description=picture.alt_text[:1024])
     return "\n".join(lines)[:1990], file, ui
