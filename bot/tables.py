@@ -18,7 +18,6 @@ action is applied only if the game is still that one.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import random
 import time
@@ -48,7 +47,7 @@ from engine.actions import (
 )
 from engine.cards import Card, Rank, format_cards
 from engine.errors import EngineError
-from engine.game import Dealing, Game, HandOver, MatchOver
+from engine.game import Dealing, Game, HandOver, MatchOver, apply
 from engine.rules import Ruleset, ruleset
 from engine.scoring import HandResult
 from engine.views import SeatView, seat_view
@@ -120,13 +119,8 @@ def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """The game after ``action`` and its events; ``game`` itself is left as it was
     (``EngineError`` if the rules refuse the action). A new holder, so whoever still
     holds the old game (a computer deciding on it) sees it unchanged."""
-    after = copy.copy(game)
-    after.log = list(game.log)
-    if not hasattr(game, "state"):
-        # an engine whose phases change in place: they are copied first (this branch
-        # goes once the engine's match state is a value, and apply() replaces it)
-        vars(after).update(levels=list(game.levels), phase=copy.deepcopy(game.phase))
-    return after, after.apply(action)
+    state, events = apply(game.state, action)
+    return Game.of(state, [*game.log, action]), list(events)
 
 
 class TableService:
