@@ -116,11 +116,11 @@ class Damaged:
 
 
 def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
-    """The game after ``action`` and its events (``EngineError`` if the rules refuse
-    it). The engine's ``apply`` is pure: ``game`` is left as it was, so whoever still
-    holds it (a computer deciding on it) sees it unchanged."""
-    step = apply(game.state, action)
-    return Game.of(step.state, [*game.log, action]), list(step.events)
+    """The game after ``action`` and its events; ``game`` itself is left as it was
+    (``EngineError`` if the rules refuse the action). A new holder, so whoever still
+    holds the old game (a computer deciding on it) sees it unchanged."""
+    state, events = apply(game.state, action)
+    return Game.of(state, [*game.log, action]), list(events)
 
 
 class TableService:
