@@ -119,11 +119,12 @@ class PlayRules:
                               f"{lead.size}", count=lead.size)
         held = cards_of_suit(hand, ctx, lead.suit)
         played = cards_of_suit(play, ctx, lead.suit)
-        words = suit_words(ctx, lead.suit)
         if len(held) >= lead.size and len(played) < lead.size:
+            words = suit_words(ctx, lead.suit)
             raise EngineError("must_follow_suit", f"you hold enough {words}: play only {words}",
                               suit=lead.suit)
         if len(held) < lead.size and len(played) < len(held):
+            words = suit_words(ctx, lead.suit)
             raise EngineError("must_follow_suit", f"you must play all your {words} before "
                               "other cards", suit=lead.suit)
         return held, played
@@ -159,6 +160,8 @@ class ClassicPlay(PlayRules):
         held, played = self.check_suit(lead, play, hand, ctx)
         if len(held) <= lead.size or self.max_width < 2:
             return  # all led-suit cards are played: no shape choice is left
+        if lead.units[0].width < 2:
+            return  # singles (the largest component comes first): nothing else is owed
         owed = follow_value(holding_of(held, ctx), lead.units, ctx)
         given = follow_value(holding_of(played, ctx), lead.units, ctx)
         short = first_shortfall(given, owed)
@@ -172,6 +175,13 @@ class ClassicPlay(PlayRules):
             return None
         if any(eff[c.index] != suit for c in play):
             return None
+        first = lead.units[0]
+        if len(lead.units) == 1 and first.length == 1 and len(play) == first.width:
+            # one card or n-of-a-kind: only as many identical cards can win
+            ident = ctx.ident
+            if any(ident[c.index] != ident[play[0].index] for c in play):
+                return None
+            return (int(suit == TRUMP), 0, ctx.strength[play[0].index])
         decided = deciding_strength(holding_of(play, ctx), ctx, lead.units)
         if decided is None:
             return None

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
 
 from engine.cards import ALL_CARDS, Card
 from engine.order import TrumpContext
@@ -117,6 +119,71 @@ def longest_run(holding: Holding, ctx: TrumpContext, width: int, cap: int) -> tu
 def decompose(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> list[Unit]:
     """Units of a play of one effective suit, largest first (RULES §1 "throw")."""
     holding = holding_of(cards, ctx)
+    order = distinct_strengths(holding, ctx)
+    if order is None or max(holding.values()) >= 2 * max_width:
+        return _decompose_with_choices(holding, ctx, max_width)
+    return decompose_distinct(order, holding, ctx, max_width)
+
+
+def distinct_strengths(holding: Holding, ctx: TrumpContext) -> list[int] | None:
+    """The idents of ``holding`` strongest first, or None when two share a strength
+    (off-suit level cards of several suits)."""
+    strength = ctx.strength
+    order = sorted(holding, key=lambda i: -strength[i])
+    for a, b in zip(order, order[1:]):
+        if strength[a] == strength[b]:
+            return None
+    return order
+
+
+def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, max_width: int
+                       ) -> list[Unit]:
+    """``decompose`` of a holding whose idents (``order``, strongest first) all differ in
+    strength and none holds 2 x max_width copies. The greedy then has no choice to make,
+    and a strength never holds two units of one width (fewer than w + 1 copies are left
+    for width w), so every maximal run is taken whole."""
+    strength = ctx.strength
+    if len(order) == sum(holding.values()):
+        return [_kind(1, i, strength[i]) for i in order]
+    tractors: list[Unit] = []
+    kinds: list[Unit] = []
+    left = dict(holding)
+    for width in range(max_width, 1, -1):
+        present = [i for i in order if left[i] >= width]
+        for run in strength_runs(present, strength):
+            for ident in run:
+                left[ident] -= width
+            if len(run) > 1:
+                tractors.append(Unit(width, len(run), strength[run[0]], tuple(run)))
+            else:
+                kinds.append(_kind(width, run[0], strength[run[0]]))
+    if len(tractors) > 1:
+        tractors.sort(key=unit_order)
+    return tractors + kinds + [_kind(1, i, strength[i]) for i in order for _ in range(left[i])]
+
+
+def strength_runs(idents: list[int], strength: Sequence[int]) -> list[list[int]]:
+    """``idents`` (strongest first, distinct strengths) cut into runs of consecutive
+    strengths."""
+    out: list[list[int]] = []
+    for ident in idents:
+        if out and strength[out[-1][-1]] == strength[ident] + 1:
+            out[-1].append(ident)
+        else:
+            out.append([ident])
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _kind(width: int, ident: int, top: int) -> Unit:
+    """``width`` identical cards (units are immutable: shared)."""
+    return Unit(width, 1, top, (ident,))
+
+
+def _decompose_with_choices(holding: Holding, ctx: TrumpContext, max_width: int) -> list[Unit]:
+    """``decompose`` where equal cards of different idents meet (off-suit level cards):
+    the longest run first (the highest on a tie), then n-of-a-kind, widest first."""
+    holding = dict(holding)
     units: list[Unit] = []
     for width in range(max_width, 1, -1):
         while True:
@@ -273,6 +340,42 @@ def unbeatable_by(unit: Unit, other: Holding, ctx: TrumpContext) -> bool:
         return not any(c >= unit.width and strength[i] > unit.top for i, c in other.items())
     return not any(top > unit.top and length >= unit.length
                    for top, length in runs(other, ctx, unit.width))
+
+
+def multisets(cards: Sequence[Card], n: int) -> Iterator[tuple[Card, ...]]:
+    """The distinct multisets of ``n`` of ``cards``, lazily, in one fixed order: cards by
+    index, highest first; as many of the first card as possible first, then the next."""
+    ordered = sorted(cards, key=lambda c: -c.index)
+    distinct = list(dict.fromkeys(ordered))
+    if len(distinct) == len(ordered):  # no copies: plain combinations, in the same order
+        yield from combinations(ordered, n)
+        return
+    if n == 1:
+        yield from ((card,) for card in distinct)
+        return
+    if n == 2:
+        for i, card in enumerate(distinct):
+            if ordered.count(card) > 1:
+                yield (card, card)
+            for other in distinct[i + 1:]:
+                yield (card, other)
+        return
+    counts = [(card, ordered.count(card)) for card in distinct]
+    picked: list[Card] = []
+
+    def rec(i: int, left: int) -> Iterator[tuple[Card, ...]]:
+        if left == 0:
+            yield tuple(picked)
+            return
+        if i == len(counts):
+            return
+        card, have = counts[i]
+        for take in range(min(have, left), -1, -1):
+            picked.extend([card] * take)
+            yield from rec(i + 1, left - take)
+            del picked[len(picked) - take:]
+
+    yield from rec(0, n)
 
 
 def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:
