@@ -121,7 +121,7 @@ def decompose(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> list[
     holding = holding_of(cards, ctx)
     order = distinct_strengths(holding, ctx)
     if order is None or max(holding.values()) >= 2 * max_width:
-        return _decompose_with_choices(holding, ctx, max_width)
+        return decompose_greedy(holding, ctx, max_width)
     return decompose_distinct(order, holding, ctx, max_width)
 
 
@@ -180,9 +180,10 @@ def _kind(width: int, ident: int, top: int) -> Unit:
     return Unit(width, 1, top, (ident,))
 
 
-def _decompose_with_choices(holding: Holding, ctx: TrumpContext, max_width: int) -> list[Unit]:
-    """``decompose`` where equal cards of different idents meet (off-suit level cards):
-    the longest run first (the highest on a tie), then n-of-a-kind, widest first."""
+def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> list[Unit]:
+    """``decompose`` of any holding, also where equal cards of different idents meet
+    (off-suit level cards): for each width, widest first, the longest run first (the
+    highest on a tie), then n-of-a-kind."""
     holding = dict(holding)
     units: list[Unit] = []
     for width in range(max_width, 1, -1):
