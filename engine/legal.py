@@ -19,22 +19,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from heapq import nsmallest
-from itertools import combinations, islice, product
+from itertools import combinations, product
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, Trick, _remove_cards
 from engine.order import TRUMP, TrumpContext
 from engine.patterns import WIND, ChangzhuPlay, pattern_of
-from engine.plays import Lead, PlayRules
+from engine.plays import ClassicPlay, Lead, PlayRules
 from engine.rules import DeclarationStyle
 from engine.shapes import (
     Holding,
     Unit,
     _candidates,
     decompose,
+    _kind,
     decompose_distinct,
-    distinct_strengths,
     fill_units,
     holding_of,
     multisets,
@@ -111,7 +111,7 @@ def _played_counts(tricks: Sequence[tuple[Trick, int, int]]) -> tuple[int, ...]:
     done: tuple[object, ...] = ()
     counts = _NO_CARDS
     if entry is not None and len(entry[0]) <= len(tricks) and \
-            all(a is b for a, b in zip(entry[0], tricks)):
+            tuple(tricks[:len(entry[0])]) == entry[0]:  # the same tricks (identity first)
         done, counts = entry
         if len(done) == len(tricks):
             return counts
@@ -281,39 +281,48 @@ class _SuitLeads:
         self.max_width = max_width
         self.cards = cards
         strength, ident = ctx.strength, ctx.ident
-        by_ident: dict[int, list[Card]] = {}
-        for card in cards:
-            same = by_ident.get(ident[card.index])
-            if same is None:
-                by_ident[ident[card.index]] = [card]
-            else:
-                same.append(card)
-        self._by_ident = by_ident
         self.leads = [_ONE[card.index]
                       for card in sorted(set(cards), key=lambda c: -strength[c.index])]
-        order = sorted(by_ident, key=lambda i: -strength[i])
-        self.choice_free = len(order) == len(cards) or (
-            max(len(same) for same in by_ident.values()) < 2 * max_width and
-            all(strength[a] != strength[b] for a, b in zip(order, order[1:])))
-        self._order = order if self.choice_free else None
-        if len(order) < len(cards):  # there are pairs
-            self.leads += (_distinct_units(order, by_ident, strength, max_width)
-                           if self.choice_free else _units_of(by_ident, ctx, max_width))
         self._parts: list[Unit] | None = None
         self._part_cards: list[Cards] = []
         self._throws: dict[tuple[int, ...], list[Cards]] = {}
         self._patterns: list[Cards] | None = None
+        idents = [ident[card.index] for card in cards]
+        if len(set(idents)) == len(idents):  # no two identical cards: only singles
+            self.choice_free = True
+            self._by_ident: dict[int, list[Card]] | None = None
+            self._order = sorted(idents, key=lambda i: -strength[i])
+            return
+        by_ident = self._by_ident = {}
+        for key, card in zip(idents, cards):
+            same = by_ident.get(key)
+            if same is None:
+                by_ident[key] = [card]
+            else:
+                same.append(card)
+        order = sorted(by_ident, key=lambda i: -strength[i])
+        self.choice_free = max(len(same) for same in by_ident.values()) < 2 * max_width and \
+            all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
+        self._order = order if self.choice_free else None
+        self.leads += (_distinct_units(order, by_ident, strength, max_width)
+                       if self.choice_free else _units_of(by_ident, ctx, max_width))
 
-    @property
-    def parts(self) -> list[Unit]:
+    def _components(self) -> list[Unit]:
         """The components of the suit (``decompose``), worked out when first asked."""
         if self._parts is None:
-            ctx, by_ident, width = self.ctx, self._by_ident, self.max_width
-            if self._order is None:
+            ctx, by_ident, width, order = self.ctx, self._by_ident, self.max_width, self._order
+            if by_ident is None:  # singles, strongest first (the cards' order on a tie)
+                assert order is not None
+                strength = ctx.strength
+                self._parts = [_kind(1, key, strength[key]) for key in order]
+                self._part_cards = [_ONE[card.index] for card in
+                                    sorted(self.cards, key=lambda c: -strength[c.index])]
+                return self._parts
+            if order is None:
                 self._parts = decompose(self.cards, ctx, width)
             else:
                 holding = {key: len(same) for key, same in by_ident.items()}
-                self._parts = decompose_distinct(self._order, holding, ctx, width)
+                self._parts = decompose_distinct(order, holding, ctx, width)
             self._part_cards = [tuple(by_ident[u.idents[0]][:u.width]) if u.length == 1 else
                                 tuple(c for key in u.idents for c in by_ident[key][:u.width])
                                 for u in self._parts]
@@ -321,16 +330,27 @@ class _SuitLeads:
 
     def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
         sure: list[int] = []
-        for i, unit in enumerate(self.parts):
-            if unit.length == 1:
-                if not unseen.stronger(suit, unit.width, unit.top):
-                    sure.append(i)
-                elif unit.width == 1:
-                    break  # the singles come last, strongest first
-            elif unbeatable_by(unit, unseen.holding(suit), self.ctx):
+        if self._by_ident is None:  # singles: the strongest ones no unseen card beats
+            assert self._order is not None
+            strength = self.ctx.strength
+            for i, key in enumerate(self._order):
+                if unseen.stronger(suit, 1, strength[key]):
+                    break
                 sure.append(i)
-        if len(sure) < 2:
-            return []
+            if len(sure) < 2:
+                return []
+            self._components()
+        else:
+            for i, unit in enumerate(self._components()):
+                if unit.length == 1:
+                    if not unseen.stronger(suit, unit.width, unit.top):
+                        sure.append(i)
+                    elif unit.width == 1:
+                        break  # the singles come last, strongest first
+                elif unbeatable_by(unit, unseen.holding(suit), self.ctx):
+                    sure.append(i)
+            if len(sure) < 2:
+                return []
         key = tuple(sure)
         if not self.choice_free:
             others = unseen.holding(suit)
@@ -353,7 +373,13 @@ class _SuitLeads:
         else:
             groups = [sure] + [sure[:i] + sure[i + 1:] for i in range(len(sure))]
         parts = self._part_cards
-        return [tuple(c for i in group for c in parts[i]) for group in groups]
+        out = []
+        for group in groups:
+            throw = parts[group[0]]
+            for i in group[1:]:
+                throw = throw + parts[i]
+            out.append(throw)
+        return out
 
     def patterns(self, rules: ChangzhuPlay) -> list[Cards]:
         if self._patterns is None:
@@ -518,8 +544,7 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
         others = [c for c in hand if ctx.eff[c.index] != lead.suit]
         base_fill = _canonical(base[len(led):])
         return [base] + [tuple(led) + fill for fill in
-                         islice(multisets(others, n - len(led)), FOLLOW_BUDGET)
-                         if fill != base_fill]
+                         multisets(others, n - len(led), FOLLOW_BUDGET) if fill != base_fill]
     out: list[Cards] = []
     base_key: Cards | None = None
     if base is not None:
@@ -536,13 +561,10 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
             follows = _in_candidate_order(follows, led)
         out += [cards for cards in follows if cards != base_key]
         return out
-    for combo in islice(multisets(led, n), FOLLOW_BUDGET):
-        try:
-            rules.check_follow(lead, combo, hand, ctx)
-        except EngineError:
-            continue
-        if combo != base_key:
-            out.append(combo)
+    assert isinstance(rules, ClassicPlay)
+    meets = rules.meets_shape(lead, led, ctx)
+    out += [combo for combo in multisets(led, n, FOLLOW_BUDGET)
+            if combo != base_key and meets(combo)]
     return out
 
 
@@ -561,7 +583,7 @@ def _built_follows(rules: PlayRules, lead: Lead, led: list[Card], ctx: TrumpCont
     n = lead.size
     first = lead.units[0]
     if rules.max_width < 2 or first.width < 2:  # singles: any cards of the led suit
-        return list(islice(multisets(led, n), FOLLOW_BUDGET)), True
+        return multisets(led, n, FOLLOW_BUDGET), True
     if len(lead.units) > 1 or first.length > 1:
         return None
     # n-of-a-kind: as many identical cards as the seat holds up to n, then any others
@@ -573,7 +595,7 @@ def _built_follows(rules: PlayRules, lead: Lead, led: list[Card], ctx: TrumpCont
         if kinds:
             break
     else:
-        return list(islice(multisets(led, n), FOLLOW_BUDGET)), True
+        return multisets(led, n, FOLLOW_BUDGET), True
     out: list[Cards] = []
     for same in kinds:
         for kind in multisets(same, width):

@@ -170,7 +170,7 @@ class ChangzhuPlay(PlayRules):
         if owed.pattern:
             return self._pattern_plays(lead, holding, by_ident, ctx)
         if not owed.top_down:
-            return list(multisets(held, n))
+            return multisets(held, n)
         out: list[Cards] = []
         pair_idents = sorted(i for i, c in holding.items() for _ in range(c // 2))
         for chosen in sorted(set(combinations(pair_idents, owed.pairs))):
@@ -192,7 +192,7 @@ class ChangzhuPlay(PlayRules):
         candidates: list[Cards] = []
         if lead.pattern == "pair":
             for same in by_ident.values():
-                candidates += list(multisets(same, 2))
+                candidates += multisets(same, 2)
         elif lead.pattern == WIND:
             for unit in _candidates(holding, ctx, 2, n // 2):
                 candidates.append(tuple(c for i in unit.idents for c in by_ident[i][:2]))
@@ -208,7 +208,7 @@ class ChangzhuPlay(PlayRules):
                     for counts in product(*[range(1, min(2, holding[i]) + 1) for i in choice]):
                         if sum(counts) == n:
                             candidates += _product_of(
-                                [list(multisets(by_ident[i], k)) for i, k in zip(choice, counts)])
+                                [multisets(by_ident[i], k) for i, k in zip(choice, counts)])
         else:  # 打雷, 闪电: the four suits of one rank, and one more for 闪电
             by_rank: dict[Rank, list[int]] = {}
             for ident in holding:

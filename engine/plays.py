@@ -8,7 +8,7 @@ checked in one place; a refusal names the first unmet rule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
@@ -117,8 +117,9 @@ class PlayRules:
         if len(play) != lead.size:
             raise EngineError("wrong_count", f"the lead was {lead.size} card(s): play exactly "
                               f"{lead.size}", count=lead.size)
-        held = cards_of_suit(hand, ctx, lead.suit)
-        played = cards_of_suit(play, ctx, lead.suit)
+        eff, suit = ctx.eff, lead.suit
+        held = [c for c in hand if eff[c.index] == suit]
+        played = [c for c in play if eff[c.index] == suit]
         if len(held) >= lead.size and len(played) < lead.size:
             words = suit_words(ctx, lead.suit)
             raise EngineError("must_follow_suit", f"you hold enough {words}: play only {words}",
@@ -167,6 +168,18 @@ class ClassicPlay(PlayRules):
         short = first_shortfall(given, owed)
         if short is not None:
             raise _shape_error(short, lead, ctx)
+
+    def meets_shape(self, lead: Lead, held: Sequence[Card], ctx: TrumpContext
+                    ) -> Callable[[Sequence[Card]], bool]:
+        """For a seat holding ``held`` of the led suit (more cards than the lead): does a
+        play of that many of them meet the shape obligations? What is owed is worked out
+        once, for testing many candidates (``check_follow`` says which rule fails)."""
+        owed = follow_value(holding_of(held, ctx), lead.units, ctx)
+        units = lead.units
+
+        def meets(play: Sequence[Card]) -> bool:
+            return first_shortfall(follow_value(holding_of(play, ctx), units, ctx), owed) is None
+        return meets
 
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
         eff = ctx.eff

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, islice
 
 from engine.cards import ALL_CARDS, Card
 from engine.order import TrumpContext
@@ -343,40 +343,47 @@ def unbeatable_by(unit: Unit, other: Holding, ctx: TrumpContext) -> bool:
                    for top, length in runs(other, ctx, unit.width))
 
 
-def multisets(cards: Sequence[Card], n: int) -> Iterator[tuple[Card, ...]]:
-    """The distinct multisets of ``n`` of ``cards``, lazily, in one fixed order: cards by
-    index, highest first; as many of the first card as possible first, then the next."""
+def multisets(cards: Sequence[Card], n: int, limit: int | None = None
+              ) -> list[tuple[Card, ...]]:
+    """The distinct multisets of ``n`` of ``cards`` (the first ``limit`` of them), in one
+    fixed order: cards by index, highest first; as many of the first card as possible
+    first, then the next."""
+    if limit == 0:
+        return []
     ordered = sorted(cards, key=lambda c: -c.index)
     distinct = list(dict.fromkeys(ordered))
     if len(distinct) == len(ordered):  # no copies: plain combinations, in the same order
-        yield from combinations(ordered, n)
-        return
+        return list(islice(combinations(ordered, n), limit))
     if n == 1:
-        yield from ((card,) for card in distinct)
-        return
+        return [(card,) for card in distinct][:limit]
+    out: list[tuple[Card, ...]] = []
     if n == 2:
         for i, card in enumerate(distinct):
             if ordered.count(card) > 1:
-                yield (card, card)
-            for other in distinct[i + 1:]:
-                yield (card, other)
-        return
-    counts = [(card, ordered.count(card)) for card in distinct]
+                out.append((card, card))
+            out += [(card, other) for other in distinct[i + 1:]]
+        return out[:limit]
+    counts = [ordered.count(card) for card in distinct]
+    after = [sum(counts[i:]) for i in range(len(counts) + 1)]  # cards from i on
+    cap = limit if limit is not None else -1
     picked: list[Card] = []
 
-    def rec(i: int, left: int) -> Iterator[tuple[Card, ...]]:
+    def rec(i: int, left: int) -> bool:  # True: the limit is reached
         if left == 0:
-            yield tuple(picked)
-            return
-        if i == len(counts):
-            return
-        card, have = counts[i]
-        for take in range(min(have, left), -1, -1):
+            out.append(tuple(picked))
+            return len(out) == cap
+        if after[i] < left:
+            return False
+        card = distinct[i]
+        for take in range(min(counts[i], left), -1, -1):
             picked.extend([card] * take)
-            yield from rec(i + 1, left - take)
+            if rec(i + 1, left - take):
+                return True
             del picked[len(picked) - take:]
+        return False
 
-    yield from rec(0, n)
+    rec(0, n)
+    return out
 
 
 def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:

@@ -18,6 +18,8 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
                   ) -> Action | None:
     """A random legal action for whoever must act now (None when the match is over)."""
     phase = game.phase
+    if isinstance(phase, Playing):
+        return Play(phase.turn, random_play(game, phase.turn, rng))
     if isinstance(phase, Dealing):
         if phase.pending_return is not None:
             sticker, _, count = phase.pending_return
@@ -36,8 +38,6 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
         return Bury(phase.taker, tuple(hand[: phase.kitty_size]))
     if isinstance(phase, Swapping):
         return SwapKitty(phase.declarer)
-    if isinstance(phase, Playing):
-        return Play(phase.turn, random_play(game, phase.turn, rng))
     if isinstance(phase, HandOver):
         return NextHand()
     assert isinstance(phase, MatchOver)
