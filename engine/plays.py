@@ -22,6 +22,7 @@ from engine.shapes import (
     decompose,
     deciding_strength,
     first_shortfall,
+    follow_amounts,
     follow_value,
     holding_of,
     unbeatable_by,
@@ -163,22 +164,27 @@ class ClassicPlay(PlayRules):
             return  # all led-suit cards are played: no shape choice is left
         if lead.units[0].width < 2:
             return  # singles (the largest component comes first): nothing else is owed
+        if self.meets_shape(lead, held, ctx)(played):
+            return
         owed = follow_value(holding_of(held, ctx), lead.units, ctx)
         given = follow_value(holding_of(played, ctx), lead.units, ctx)
         short = first_shortfall(given, owed)
-        if short is not None:
-            raise _shape_error(short, lead, ctx)
+        assert short is not None
+        raise _shape_error(short, lead, ctx)
 
     def meets_shape(self, lead: Lead, held: Sequence[Card], ctx: TrumpContext
                     ) -> Callable[[Sequence[Card]], bool]:
         """For a seat holding ``held`` of the led suit (more cards than the lead): does a
         play of that many of them meet the shape obligations? What is owed is worked out
         once, for testing many candidates (``check_follow`` says which rule fails)."""
-        owed = follow_value(holding_of(held, ctx), lead.units, ctx)
         units = lead.units
+        owed = follow_amounts(holding_of(held, ctx), units, ctx)
 
         def meets(play: Sequence[Card]) -> bool:
-            return first_shortfall(follow_value(holding_of(play, ctx), units, ctx), owed) is None
+            for mine, due in zip(follow_amounts(holding_of(play, ctx), units, ctx), owed):
+                if mine != due:
+                    return mine > due  # the first line that differs decides
+            return True
         return meets
 
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:

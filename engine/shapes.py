@@ -255,6 +255,50 @@ def _match(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
     return out
 
 
+def follow_amounts(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext) -> list[int]:
+    """``follow_value``'s amounts alone, line by line (what a legality test compares)."""
+    strength = ctx.strength
+    by_level: dict[int, int] = {}
+    for ident, count in holding.items():
+        if strength[ident] in by_level:  # equal cards of two idents: the general way
+            return [ob.amount for ob in follow_value(holding, lead, ctx)]
+        by_level[strength[ident]] = count
+    out: list[int] = []
+    for unit in lead:
+        width = unit.width
+        if width < 2:
+            continue
+        need = unit.length
+        if need >= 2:  # the longest run up to ``need`` (the highest on a tie)
+            best_top = best_length = 0
+            levels = sorted(s for s, count in by_level.items() if count >= width)
+            start = 0
+            for i in range(1, len(levels) + 1):
+                if i == len(levels) or levels[i] != levels[i - 1] + 1:
+                    length = min(i - start, need)
+                    if length > best_length or (length == best_length and
+                                                levels[i - 1] > best_top):
+                        best_top, best_length = levels[i - 1], length
+                    start = i
+            if best_length >= 2:
+                for s in range(best_top, best_top - best_length, -1):
+                    by_level[s] -= width
+                need -= best_length
+                out.append(best_length)
+            else:
+                out.append(0)
+        for w in range(width, 1, -1):
+            taken = 0
+            if need:
+                for s in sorted(by_level, reverse=True):
+                    while need and by_level[s] >= w:
+                        by_level[s] -= w
+                        need -= 1
+                        taken += 1
+            out.append(taken)
+    return out
+
+
 def first_shortfall(play: list[Obligation], hand: list[Obligation]) -> Obligation | None:
     """The hand's first obligation that the play does not meet, if any."""
     for mine, owed in zip(play, hand):

@@ -35,6 +35,8 @@ from engine.shapes import (
     _candidates,
     decompose,
     decompose_greedy,
+    follow_amounts,
+    follow_value,
     holding_of,
     multisets,
     unbeatable_by,
@@ -323,3 +325,15 @@ def test_changzhu_follows_are_what_trying_every_candidate_finds(
 def test_classic_follows_are_what_trying_every_candidate_finds(
         case: tuple[Game, Lead, list[Card], TrumpContext]) -> None:
     _agrees_with_trying_every_candidate(*case)
+
+
+@given(suit_cards(), suit_cards())
+@settings(max_examples=300)
+def test_follow_amounts_are_the_follow_values(
+        case: tuple[list[Card], TrumpContext, int], lead_case: tuple[list[Card], TrumpContext, int]
+        ) -> None:
+    cards, ctx, width = case
+    lead = decompose([c for c in lead_case[0] if ctx.eff[c.index] == ctx.eff[cards[0].index]]
+                     or cards[:3], ctx, width)
+    holding = holding_of(cards, ctx)
+    assert follow_amounts(holding, lead, ctx) == [o.amount for o in follow_value(holding, lead, ctx)]
