@@ -282,7 +282,7 @@ class _SuitLeads:
         self.cards = cards
         strength, ident = ctx.strength, ctx.ident
         self.leads = [_ONE[card.index]
-                      for card in sorted(set(cards), key=lambda c: -strength[c.index])]
+                      for card in sorted(set(cards), key=ctx.strongest_first.__getitem__)]
         self._parts: list[Unit] | None = None
         self._part_cards: list[Cards] = []
         self._throws: dict[tuple[int, ...], list[Cards]] = {}
@@ -291,7 +291,7 @@ class _SuitLeads:
         if len(set(idents)) == len(idents):  # no two identical cards: only singles
             self.choice_free = True
             self._by_ident: dict[int, list[Card]] | None = None
-            self._order = sorted(idents, key=lambda i: -strength[i])
+            self._order = sorted(idents, key=ctx.strongest_first_index.__getitem__)
             return
         by_ident = self._by_ident = {}
         for key, card in zip(idents, cards):
@@ -300,7 +300,7 @@ class _SuitLeads:
                 by_ident[key] = [card]
             else:
                 same.append(card)
-        order = sorted(by_ident, key=lambda i: -strength[i])
+        order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
         self.choice_free = max(len(same) for same in by_ident.values()) < 2 * max_width and \
             all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
         self._order = order if self.choice_free else None
@@ -316,7 +316,7 @@ class _SuitLeads:
                 strength = ctx.strength
                 self._parts = [_kind(1, key, strength[key]) for key in order]
                 self._part_cards = [_ONE[card.index] for card in
-                                    sorted(self.cards, key=lambda c: -strength[c.index])]
+                                    sorted(self.cards, key=ctx.strongest_first.__getitem__)]
                 return self._parts
             if order is None:
                 self._parts = decompose(self.cards, ctx, width)

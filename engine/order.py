@@ -86,6 +86,9 @@ class TrumpContext:
     tiers: dict[int, tuple[tuple[int, ...], ...]] = field(init=False, repr=False, compare=False)
     ident_tiers: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = field(
         init=False, repr=False, compare=False)
+    #: Sort keys, strongest first: by card, and by card index (or ident).
+    strongest_first: dict[Card, int] = field(init=False, repr=False, compare=False)
+    strongest_first_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         eff = [0] * len(ALL_CARDS)
@@ -116,6 +119,9 @@ class TrumpContext:
                       for key in dict.fromkeys(ident[i] for i in tier))
                 for tier in tier_list)
         object.__setattr__(self, "ident_tiers", grouped)
+        object.__setattr__(self, "strongest_first_index", tuple(-s for s in strength))
+        object.__setattr__(self, "strongest_first",
+                           {card: -strength[card.index] for card in ALL_CARDS})
 
     def _build_tiers(self) -> dict[int, list[list[Card]]]:
         """Ascending lists of equal-strength cards, per effective suit."""

@@ -9,7 +9,7 @@ checked in one place; a refusal names the first unmet rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.errors import EngineError
@@ -40,10 +40,10 @@ class Lead:
     suit: int  # effective suit
     units: tuple[Unit, ...]  # largest first
     pattern: str  # single, pair, triple, tractor, throw (or a changzhu pattern)
+    size: int = field(init=False, repr=False, compare=False)  # len(cards), asked often
 
-    @property
-    def size(self) -> int:
-        return len(self.cards)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", len(self.cards))
 
     @property
     def is_throw(self) -> bool:

@@ -129,7 +129,7 @@ def distinct_strengths(holding: Holding, ctx: TrumpContext) -> list[int] | None:
     """The idents of ``holding`` strongest first, or None when two share a strength
     (off-suit level cards of several suits)."""
     strength = ctx.strength
-    order = sorted(holding, key=lambda i: -strength[i])
+    order = sorted(holding, key=ctx.strongest_first_index.__getitem__)
     for a, b in zip(order, order[1:]):
         if strength[a] == strength[b]:
             return None

@@ -50,11 +50,11 @@ def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
     assert isinstance(phase, Playing)
     lead = phase.trick.lead
     if lead is not None:
-        ctx = phase.ctx
+        eff, suit = phase.ctx.eff, lead.suit
         hand = phase.hands[seat]
-        led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+        led = [c for c in hand if eff[c.index] == suit]
         if len(led) <= lead.size:  # every led card goes; the rest is free
-            others = [c for c in hand if ctx.eff[c.index] != lead.suit]
+            others = [c for c in hand if eff[c.index] != suit]
             return (*led, *rng.sample(others, lead.size - len(led)))
         if lead.size == 1:
             return (rng.choice(led),)
