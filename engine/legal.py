@@ -281,18 +281,20 @@ class _SuitLeads:
         self.max_width = max_width
         self.cards = cards
         strength, ident = ctx.strength, ctx.ident
+        distinct = set(cards)
         self.leads = [_ONE[card.index]
-                      for card in sorted(set(cards), key=ctx.strongest_first.__getitem__)]
+                      for card in sorted(distinct, key=ctx.strongest_first.__getitem__)]
         self._parts: list[Unit] | None = None
         self._part_cards: list[Cards] = []
         self._throws: dict[tuple[int, ...], list[Cards]] = {}
         self._patterns: list[Cards] | None = None
+        self._by_ident: dict[int, list[Card]] | None = None
+        self._order: list[int] | None = None
+        self.choice_free = True
+        if len(distinct) == len(cards) and (
+                ctx.ident_is_card or len({ident[c.index] for c in cards}) == len(cards)):
+            return  # no two identical cards: only singles
         idents = [ident[card.index] for card in cards]
-        if len(set(idents)) == len(idents):  # no two identical cards: only singles
-            self.choice_free = True
-            self._by_ident: dict[int, list[Card]] | None = None
-            self._order = sorted(idents, key=ctx.strongest_first_index.__getitem__)
-            return
         by_ident = self._by_ident = {}
         for key, card in zip(idents, cards):
             same = by_ident.get(key)
@@ -312,11 +314,10 @@ class _SuitLeads:
         if self._parts is None:
             ctx, by_ident, width, order = self.ctx, self._by_ident, self.max_width, self._order
             if by_ident is None:  # singles, strongest first (the cards' order on a tie)
-                assert order is not None
-                strength = ctx.strength
-                self._parts = [_kind(1, key, strength[key]) for key in order]
-                self._part_cards = [_ONE[card.index] for card in
-                                    sorted(self.cards, key=ctx.strongest_first.__getitem__)]
+                strength, ident = ctx.strength, ctx.ident
+                ordered = sorted(self.cards, key=ctx.strongest_first.__getitem__)
+                self._parts = [_kind(1, ident[c.index], strength[c.index]) for c in ordered]
+                self._part_cards = [_ONE[card.index] for card in ordered]
                 return self._parts
             if order is None:
                 self._parts = decompose(self.cards, ctx, width)
@@ -331,15 +332,14 @@ class _SuitLeads:
     def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
         sure: list[int] = []
         if self._by_ident is None:  # singles: the strongest ones no unseen card beats
-            assert self._order is not None
-            strength = self.ctx.strength
-            for i, key in enumerate(self._order):
-                if unseen.stronger(suit, 1, strength[key]):
+            if unseen.stronger(suit, 1, self.ctx.strength[self.leads[1][0].index]):
+                return []  # the second strongest is beaten, and so is every other
+            for i, unit in enumerate(self._components()):
+                if unseen.stronger(suit, 1, unit.top):
                     break
                 sure.append(i)
             if len(sure) < 2:
                 return []
-            self._components()
         else:
             for i, unit in enumerate(self._components()):
                 if unit.length == 1:

@@ -86,6 +86,8 @@ class TrumpContext:
     tiers: dict[int, tuple[tuple[int, ...], ...]] = field(init=False, repr=False, compare=False)
     ident_tiers: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = field(
         init=False, repr=False, compare=False)
+    #: Whether each card is its own ident (four suits: only equal cards pair).
+    ident_is_card: bool = field(init=False, repr=False, compare=False)
     #: Sort keys, strongest first: by card, and by card index (or ident).
     strongest_first: dict[Card, int] = field(init=False, repr=False, compare=False)
     strongest_first_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -119,6 +121,7 @@ class TrumpContext:
                       for key in dict.fromkeys(ident[i] for i in tier))
                 for tier in tier_list)
         object.__setattr__(self, "ident_tiers", grouped)
+        object.__setattr__(self, "ident_is_card", all(i == k for k, i in enumerate(ident)))
         object.__setattr__(self, "strongest_first_index", tuple(-s for s in strength))
         object.__setattr__(self, "strongest_first",
                            {card: -strength[card.index] for card in ALL_CARDS})
