@@ -9,9 +9,14 @@ Enumeration bounds (documented in docs/rules.md):
 * leads: every single, n-of-a-kind and tractor (changzhu: every pattern, at most
   ``PATTERN_CAP`` per kind); throws: per suit, every combination of its sure components
   when there are at most 5, else the largest sure throw and each that leaves one out;
-* follows: every legal follow when the seat's candidate combinations number at most
-  ``FOLLOW_BUDGET``; beyond that, the constructive follows plus the legal ones found in
-  the first ``FOLLOW_BUDGET`` combinations (strongest cards first).
+* follows: the constructive follow first; then, built from what is owed, every legal
+  follow of a changzhu lead and of a classic n-of-a-kind; for other leads every legal
+  follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``, beyond
+  that the legal ones among the first ``FOLLOW_BUDGET`` (highest cards first).
+
+Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
+unseen, is worked out once per suit of cards and cached (``_SuitLeads``); the cards
+played in finished tricks are tallied once per trick (``_played_counts``).
 """
 
 from __future__ import annotations

@@ -129,11 +129,9 @@ def distinct_strengths(holding: Holding, ctx: TrumpContext) -> list[int] | None:
     """The idents of ``holding`` strongest first, or None when two share a strength
     (off-suit level cards of several suits)."""
     strength = ctx.strength
-    order = sorted(holding, key=ctx.strongest_first_index.__getitem__)
-    for a, b in zip(order, order[1:]):
-        if strength[a] == strength[b]:
-            return None
-    return order
+    if len({strength[i] for i in holding}) < len(holding):
+        return None
+    return sorted(holding, key=ctx.strongest_first_index.__getitem__)
 
 
 def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, max_width: int
@@ -381,8 +379,11 @@ def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]
 def unbeatable_by(unit: Unit, other: Holding, ctx: TrumpContext) -> bool:
     """No unit of the same shape in ``other`` is higher (RULES §2 throw validation)."""
     if unit.length == 1:
-        strength = ctx.strength
-        return not any(c >= unit.width and strength[i] > unit.top for i, c in other.items())
+        strength, width, top = ctx.strength, unit.width, unit.top
+        for ident, count in other.items():
+            if count >= width and strength[ident] > top:
+                return False
+        return True
     return not any(top > unit.top and length >= unit.length
                    for top, length in runs(other, ctx, unit.width))
 
