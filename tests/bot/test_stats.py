@@ -1,12 +1,12 @@
 """Stats, ratings, leaderboards, history, export and server settings (bot/stats.py,
-bot/ratings.py and the store's stats methods), on real SQLite files and real matches."""
+bot/ratings.py and the store's stats methods), on real matches in a real database: each test
+that takes ``store`` runs on SQLite and on PostgreSQL (tests/bot/conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
@@ -23,9 +23,10 @@ from bot.stats import (
     parse_option_text,
     replay_export,
 )
-from bot.store import HandRecord, MatchRecord, Rating, SeatRecord, SqliteStore, StoreError
+from bot.store import HandRecord, MatchRecord, Rating, SeatRecord, Store, StoreError
 from bot.tables import Table, TableService, TableSettings
 from engine.actions import Event
+from tests.bot.backends import Backend
 
 GUILD, OTHER = 10, 20
 ANN, BEA, CAL, DON = 101, 102, 103, 104
@@ -42,8 +43,8 @@ class Quiet:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    opened = await SqliteStore.open(tmp_path / "stats.sqlite3")
+async def store(backend: Backend):  # type: ignore[no-untyped-def]
+    opened = await backend.open()
     yield opened
     await opened.close()
 
@@ -80,7 +81,7 @@ async def play_match(service: TableService, guild: int, channel: int,
     return table
 
 
-def service_for(store: SqliteStore, stats: StatsService, seed: int = 3) -> TableService:
+def service_for(store: Store, stats: StatsService, seed: int = 3) -> TableService:
     return TableService(store, Quiet(), RandomDeciders(), default_settings=AWAY, seed=seed,
                         stats=stats)
 
@@ -95,7 +96,7 @@ def service_for(store: SqliteStore, stats: StatsService, seed: int = 3) -> Table
     ([human(ANN), bot(), human(ANN), bot()], True, False),
 ], ids=["four-humans", "computers-allowed", "computers-forbidden", "one-user-two-seats"])
 async def test_a_table_is_ranked_unless_settings_forbid_its_computers(
-        store: SqliteStore, seats: list[SeatRecord], computers_ranked: bool, ranked: bool
+        store: Store, seats: list[SeatRecord], computers_ranked: bool, ranked: bool
 ) -> None:
     stats = StatsService(store)
     await stats.update_settings(GUILD, computers_ranked=computers_ranked)
@@ -176,7 +177,7 @@ def test_a_draw_moves_equal_players_equally() -> None:
 # -- real matches: counted once, leaderboards, history, export ---------------------------------
 
 
-async def test_real_matches_are_counted_once_and_shown_per_server(store: SqliteStore) -> None:
+async def test_real_matches_are_counted_once_and_shown_per_server(store: Store) -> None:
     stats = StatsService(store)
     service = service_for(store, stats)
     try:
@@ -239,7 +240,7 @@ async def test_real_matches_are_counted_once_and_shown_per_server(store: SqliteS
 
 
 async def test_a_hand_left_uncounted_by_a_crash_is_counted_at_start_up(
-        store: SqliteStore) -> None:
+        store: Store) -> None:
     stats = StatsService(store)
     service = service_for(store, None)  # type: ignore[arg-type]
     service.stats = None  # the bot "died" before counting
@@ -259,7 +260,7 @@ async def test_a_hand_left_uncounted_by_a_crash_is_counted_at_start_up(
 
 
 async def test_leaderboard_pages_of_ten_with_buttons_that_carry_only_ids(
-        store: SqliteStore) -> None:
+        store: Store) -> None:
     stats = StatsService(store)
     # 23 players with distinct ratings, made through the store's own methods
     for i in range(23):
@@ -303,7 +304,7 @@ def test_option_text_keeps_commas_inside_values(text: str, parsed: dict[str, str
 
 
 async def test_server_defaults_apply_to_new_tables_of_the_default_preset(
-        store: SqliteStore) -> None:
+        store: Store) -> None:
     stats = StatsService(store)
     saved = await stats.update_settings(GUILD, options="level_ranks=K,A finish=reach_ace",
                                         turn_timer=20)

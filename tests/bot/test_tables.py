@@ -1,22 +1,23 @@
-"""TableService with a real SQLite store: timers, locks, refusals, whole matches."""
+"""TableService with a real store (SQLite and PostgreSQL): timers, locks, refusals, whole
+matches."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 
 import pytest
 
 from bot.ai import RandomDeciders
 from bot.errors import BotError
-from bot.store import SqliteStore, StoreError
+from bot.store import Store, StoreError
 from bot.tables import Table, TableService, TableSettings
 from engine.actions import Event
 from engine.game import Playing
 from engine.legal import legal_plays
 from engine.simulate import random_action
+from tests.bot.backends import Backend
 
 FAST = TableSettings(turn_timer=30.0, deal_pause=0.0, last_chance=0.0, hand_pause=0.0,
                      ai_pause=0.0)
@@ -36,12 +37,12 @@ class Recorder:
         self.private += [(seat, e) for e in events]
 
 
-_OPEN: list[TableService | SqliteStore] = []
+_OPEN: list[TableService | Store] = []
 
 
-async def _service(tmp_path: Path, store: SqliteStore | None = None
-                   ) -> tuple[TableService, Recorder, SqliteStore]:
-    store = store or await SqliteStore.open(tmp_path / "t.sqlite3")
+async def _service(backend: Backend, store: Store | None = None
+                   ) -> tuple[TableService, Recorder, Store]:
+    store = store or await backend.open()
     recorder = Recorder()
     service = TableService(store, recorder, RandomDeciders(), default_settings=FAST, seed=7)
     _OPEN.extend([service, store])
@@ -73,9 +74,9 @@ async def _table_waiting_for(service: TableService, user: int, settings: TableSe
     return table
 
 
-async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(tmp_path: Path
+async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(backend: Backend
                                                                              ) -> None:
-    service, recorder, store = await _service(tmp_path)
+    service, recorder, store = await _service(backend)
     settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
                              hand_pause=0.0, ai_pause=0.0)
     table = await _table_waiting_for(service, 100, settings)
@@ -90,8 +91,8 @@ async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(tmp
     assert not table.seats[0].away
 
 
-async def test_two_clicks_at_once_apply_one_action(tmp_path: Path) -> None:
-    service, _, store = await _service(tmp_path)
+async def test_two_clicks_at_once_apply_one_action(backend: Backend) -> None:
+    service, _, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic", options={})
     await service.start(1, 100)
@@ -110,8 +111,8 @@ async def test_two_clicks_at_once_apply_one_action(tmp_path: Path) -> None:
     assert len(mine) == 1  # one click applied, the other refused
 
 
-async def test_a_refused_action_stores_nothing(tmp_path: Path) -> None:
-    service, _, store = await _service(tmp_path)
+async def test_a_refused_action_stores_nothing(backend: Backend) -> None:
+    service, _, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic", options={})
     await service.start(1, 100)
@@ -128,18 +129,26 @@ async def test_a_refused_action_stores_nothing(tmp_path: Path) -> None:
     assert info.value.key == "not_seated"
 
 
-class FailingStore(SqliteStore):
+class FailingStore:
+    """The real store, whose appends fail while ``fail`` is set (a full disk, a lost server)."""
+
     fail = False
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
 
     async def append_action(self, match_id: int, seq: int, action: dict) -> None:  # type: ignore[type-arg]
         if self.fail:
             raise StoreError("disk full")
-        await super().append_action(match_id, seq, action)
+        await self._store.append_action(match_id, seq, action)
 
 
-async def test_an_action_that_cannot_be_stored_is_undone(tmp_path: Path) -> None:
-    store = await FailingStore.open(tmp_path / "f.sqlite3")
-    service, _, _ = await _service(tmp_path, store)
+async def test_an_action_that_cannot_be_stored_is_undone(backend: Backend) -> None:
+    store = FailingStore(await backend.open())
+    service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic", options={})
     await service.start(1, 100)
@@ -153,9 +162,9 @@ async def test_an_action_that_cannot_be_stored_is_undone(tmp_path: Path) -> None
     store.fail = False
 
 
-async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(tmp_path: Path
+async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend: Backend
                                                                         ) -> None:
-    service, recorder, store = await _service(tmp_path)
+    service, recorder, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic",
                                  options={"level_ranks": "Q,K,A", "finish": "reach_ace"})
@@ -169,8 +178,8 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(tmp_path
     assert any(e.kind == "match_over" for e in recorder.public)
 
 
-async def test_restore_rebuilds_a_game_from_its_log(tmp_path: Path) -> None:
-    service, _, store = await _service(tmp_path)
+async def test_restore_rebuilds_a_game_from_its_log(backend: Backend) -> None:
+    service, _, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="changzhu", options={})
     await service.start(1, 100)
@@ -178,7 +187,7 @@ async def test_restore_rebuilds_a_game_from_its_log(tmp_path: Path) -> None:
                 or table.actor() == 0)
     await service.close()
     fingerprint = table.game.fingerprint()
-    again, _, _ = await _service(tmp_path, store)
+    again, _, _ = await _service(backend, store)
     restored = await again.restore()
     assert [t.channel_id for t in restored] == [1]
     assert restored[0].game.fingerprint() == fingerprint

@@ -1,0 +1,136 @@
+"""The store in a PostgreSQL database, through an asyncpg connection pool.
+
+Chosen by ``SHENGJI_DB=postgresql://user:password@host/dbname`` (a Unix socket:
+``postgresql://user@/dbname?host=/run/postgresql``). Several bot processes may share one
+database: every check-then-write (the next ``seq``, the next hand, a match's status) first
+locks the match's row (``SELECT ... FOR UPDATE``), so concurrent writers queue instead of
+racing, and two processes starting at once migrate one after the other (an advisory lock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import re
+from collections.abc import AsyncIterator, Callable, Sequence
+from datetime import datetime
+from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.store.migrations import Migration, bundled_migrations
+from bot.store.records import StoreError
+from bot.store.sql import GameLogQueries, utc_now
+from bot.store.stats import StatsQueries
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+_MIGRATION_LOCK = 0x5368656E676A69  # "Shengji": the advisory lock held while migrating
+_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+
+
+@functools.lru_cache(maxsize=512)
+def _numbered(sql: str) -> str:
+    """``?`` placeholders (the store's queries) as PostgreSQL's ``$1, $2, ...``."""
+    count = iter(range(1, 10_000))
+    return re.sub(r"\?", lambda _: f"${next(count)}", sql)
+
+
+def redacted(url: str) -> str:
+    """The URL as messages may show it: without its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class _PostgresTx:
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        return [tuple(r) for r in await self.conn.fetch(_numbered(sql), *params)]
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self.conn.execute(_numbered(sql), *params)
+
+
+class PostgresStore(GameLogQueries, StatsQueries):
+    dialect = "postgres"
+    FOR_UPDATE: ClassVar[str] = " FOR UPDATE"
+    VERSION_TABLE: ClassVar[str] = (
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+        "name TEXT NOT NULL, applied_at BIGINT NOT NULL)")
+
+    def __init__(self, pool: asyncpg.Pool, name: str, clock: Callable[[], datetime]) -> None:
+        super().__init__(name, clock)
+        self._pool: asyncpg.Pool | None = pool
+
+    @classmethod
+    async def open(cls, url: str, *, migrations: Sequence[Migration] | None = None,
+                   clock: Callable[[], datetime] = utc_now,
+                   pool_size: int = 5) -> PostgresStore:
+        """Connect to the database at ``url`` and bring its schema up to date."""
+        name = redacted(url)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
+                                             timeout=15, command_timeout=60)
+        except (*_DRIVER_ERRORS, asyncio.TimeoutError, ValueError) as exc:
+            raise StoreError(f"cannot connect to the PostgreSQL database {name}: "
+                             f"{exc or type(exc).__name__}") from None
+        store = cls(pool, name, clock)
+        try:
+            await store.migrate(bundled_migrations("postgres") if migrations is None
+                                else migrations)
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    async def __aenter__(self) -> PostgresStore:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def _table_names(self) -> set[str]:
+        rows = await self._fetch("reading the list of tables",
+                                 "SELECT tablename FROM pg_tables "
+                                 "WHERE schemaname = current_schema()")
+        return {str(r[0]) for r in rows}
+
+    async def _lock_schema(self, tx: Any) -> None:
+        await tx.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+
+    async def _apply(self, tx: Any, migration: Migration) -> None:
+        await tx.conn.execute(migration.sql)  # one script, run as it is written
+
+    # -- plumbing --
+
+    def _live(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise StoreError("the store is closed")
+        return self._pool
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self, doing: str) -> AsyncIterator[_PostgresTx]:
+        pool = self._live()
+        try:
+            async with pool.acquire() as conn, conn.transaction():
+                yield _PostgresTx(conn)
+        except _DRIVER_ERRORS as exc:
+            raise StoreError(f"database error while {doing}: {exc}") from None
+
+    async def _fetch(self, doing: str, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        pool = self._live()
+        try:
+            return [tuple(r) for r in await pool.fetch(_numbered(sql), *params)]
+        except _DRIVER_ERRORS as exc:
+            raise StoreError(f"database error while {doing}: {exc}") from None
