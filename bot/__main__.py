@@ -21,7 +21,12 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["migrate-db"]:  # shengji-bot migrate-db SOURCE TARGET
+        from bot.store.transfer import command
+
+        return command(args[1:])
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                         "%(message)s")
     try:

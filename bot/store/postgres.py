@@ -56,6 +56,9 @@ class _PostgresTx:
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         await self.conn.execute(_numbered(sql), *params)
 
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.conn.executemany(_numbered(sql), rows)
+
 
 class PostgresStore(GameLogQueries, StatsQueries):
     dialect = "postgres"
@@ -105,6 +108,18 @@ class PostgresStore(GameLogQueries, StatsQueries):
                                  "SELECT tablename FROM pg_tables "
                                  "WHERE schemaname = current_schema()")
         return {str(r[0]) for r in rows}
+
+    async def _columns(self, table: str) -> list[str]:
+        rows = await self._fetch(f"reading the columns of {table}",
+                                 "SELECT column_name FROM information_schema.columns WHERE "
+                                 "table_schema = current_schema() AND table_name = ? "
+                                 "ORDER BY ordinal_position", (table,))
+        return [str(r[0]) for r in rows]
+
+    async def _after_bulk_insert(self, tx: Any) -> None:
+        # an identity column does not see ids inserted explicitly: new matches follow them
+        await tx.execute("SELECT setval(pg_get_serial_sequence('matches', 'id'), "
+                         "COALESCE(MAX(id), 0) + 1, false) FROM matches")
 
     async def _lock_schema(self, tx: Any) -> None:
         await tx.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))

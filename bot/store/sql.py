@@ -140,6 +140,7 @@ class Tx(Protocol):
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
 
 class SqlBackend(ABC):
@@ -171,8 +172,15 @@ class SqlBackend(ABC):
     async def _table_names(self) -> set[str]:
         """The tables the database holds (ours or anyone's)."""
 
+    @abstractmethod
+    async def _columns(self, table: str) -> list[str]:
+        """The table's columns, in order."""
+
     async def _lock_schema(self, tx: Tx) -> None:
         """Keep two processes from migrating at once (where BEGIN does not already)."""
+
+    async def _after_bulk_insert(self, tx: Tx) -> None:
+        """Rows were inserted with their ids: make new ids follow them."""
 
     @abstractmethod
     async def close(self) -> None: ...

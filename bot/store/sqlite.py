@@ -51,6 +51,9 @@ class _SqliteTx:
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         await self._db.execute(sql, params)
 
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, rows)
+
 
 class SqliteStore(GameLogQueries, StatsQueries):
     """aiosqlite runs statements on its own thread, but a transaction belongs to the
@@ -153,6 +156,11 @@ class SqliteStore(GameLogQueries, StatsQueries):
                                  "SELECT name FROM sqlite_master WHERE type = 'table' "
                                  "AND name NOT LIKE 'sqlite_%'")
         return {str(r[0]) for r in rows}
+
+    async def _columns(self, table: str) -> list[str]:
+        rows = await self._fetch(f"reading the columns of {table}",
+                                 "SELECT name FROM pragma_table_info(?) ORDER BY cid", (table,))
+        return [str(r[0]) for r in rows]
 
     async def _apply(self, tx: Any, migration: Migration) -> None:
         for statement in split_statements(migration):
