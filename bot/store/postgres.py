@@ -12,7 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
+import os
 import re
+import secrets
+import socket
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
 from typing import Any, ClassVar
@@ -25,6 +29,8 @@ from bot.store.records import StoreError
 from bot.store.sql import GameLogQueries, utc_now
 from bot.store.stats import StatsQueries
 
+log = logging.getLogger("bot.store")
+
 URL_SCHEMES = ("postgresql://", "postgres://")
 _MIGRATION_LOCK = 0x5368656E676A69  # "Shengji": the advisory lock held while migrating
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
@@ -35,6 +41,21 @@ def _numbered(sql: str) -> str:
     """``?`` placeholders (the store's queries) as PostgreSQL's ``$1, $2, ...``."""
     count = iter(range(1, 10_000))
     return re.sub(r"\?", lambda _: f"${next(count)}", sql)
+
+
+def _owner_is_gone(owner: str) -> bool:
+    """A lease's owner (``host:pid:token``) is a process of this machine that has ended."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def redacted(url: str) -> str:
@@ -67,9 +88,15 @@ class PostgresStore(GameLogQueries, StatsQueries):
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
         "name TEXT NOT NULL, applied_at BIGINT NOT NULL)")
 
+    # A shard's lease is free once its heartbeat is this old (renewed every third of it),
+    # or at once when its owner is a process of this machine that has ended.
+    LEASE_SECONDS: ClassVar[float] = 15.0
+
     def __init__(self, pool: asyncpg.Pool, name: str, clock: Callable[[], datetime]) -> None:
         super().__init__(name, clock)
         self._pool: asyncpg.Pool | None = pool
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._heartbeat: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, *, migrations: Sequence[Migration] | None = None,
@@ -93,9 +120,65 @@ class PostgresStore(GameLogQueries, StatsQueries):
         return store
 
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
+            with contextlib.suppress(StoreError):
+                async with self._transaction("letting go of the shards") as tx:
+                    await tx.execute("DELETE FROM shard_leases WHERE owner = ?", (self.owner,))
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
+
+    _DB_NOW = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"  # one clock for all
+
+    async def _hold_shards(self, shard_count: int, shard_ids: tuple[int, ...]) -> None:
+        stale_ms = int(self.LEASE_SECONDS * 1000)
+        async with self._transaction("claiming the shards") as tx:
+            await tx.execute("LOCK TABLE shard_leases IN SHARE ROW EXCLUSIVE MODE")
+            rows = await tx.fetch(f"SELECT shard_id, shard_count, owner, {self._DB_NOW} - "
+                                  "heartbeat_at FROM shard_leases ORDER BY shard_id")
+            for shard_id, count, owner, age_ms in rows:
+                if age_ms >= stale_ms or _owner_is_gone(owner):
+                    continue
+                seen = f"{owner}, seen {max(age_ms, 0) / 1000:.0f} s ago"
+                if count != shard_count:
+                    raise StoreError(
+                        f"another live process ({seen}) serves shard {shard_id} of "
+                        f"{count}, and this one was started with SHENGJI_SHARD_COUNT="
+                        f"{shard_count}: every process of one database must use the same "
+                        "count")
+                if shard_id in shard_ids:
+                    raise StoreError(
+                        f"shard {shard_id} of {count} is served by another live process "
+                        f"({seen}): stop it, or start this one with other SHENGJI_SHARDS "
+                        f"(a lease is free {self.LEASE_SECONDS:.0f} s after its process "
+                        "stops renewing it)")
+            await tx.execute("DELETE FROM shard_leases WHERE shard_count <> ? OR shard_id IN "
+                             f"({', '.join('?' * len(shard_ids))})", (shard_count, *shard_ids))
+            await tx.executemany("INSERT INTO shard_leases (shard_id, shard_count, owner, "
+                                 f"heartbeat_at) VALUES (?, ?, ?, {self._DB_NOW})",
+                                 [(i, shard_count, self.owner) for i in shard_ids])
+        log.info("serving shards %s of %d as %s", ", ".join(map(str, shard_ids)), shard_count,
+                 self.owner)
+        self._heartbeat = asyncio.get_running_loop().create_task(self._renew(len(shard_ids)))
+
+    async def _renew(self, held: int) -> None:
+        while True:
+            await asyncio.sleep(self.LEASE_SECONDS / 3)
+            try:
+                async with self._transaction("renewing the shard leases") as tx:
+                    rows = await tx.fetch(f"UPDATE shard_leases SET heartbeat_at = {self._DB_NOW}"
+                                          " WHERE owner = ? RETURNING shard_id", (self.owner,))
+            except StoreError as exc:
+                log.warning("could not renew the shard leases: %s", exc)
+                continue
+            if len(rows) < held:
+                log.error("another process took over shards of this one (%d of %d leases "
+                          "left): two processes may now act on the same tables", len(rows),
+                          held)
 
     async def __aenter__(self) -> PostgresStore:
         return self

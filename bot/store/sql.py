@@ -156,6 +156,31 @@ class SqlBackend(ABC):
         self.name = name  # what messages call the database (never a password)
         self._clock = clock
         self.schema_version = 0
+        self.shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids) claimed
+
+    async def claim_shards(self, shard_count: int, shard_ids: Sequence[int]) -> None:
+        """Serve only the servers of these shards (``(guild_id >> 22) % shard_count``, as
+        Discord routes them): bulk loads (``load_tables``, ``pending_stats``) see no other
+        server. Refused (StoreError) while another live process holds one of them."""
+        ids = tuple(sorted(set(shard_ids)))
+        check(is_int(shard_count) and shard_count > 0, "the shard count must be at least 1")
+        check(len(ids) > 0 and all(is_int(i) and 0 <= i < shard_count for i in ids),
+              f"shard ids must be from 0 to {shard_count - 1}")
+        check(self.shards is None, "this store has claimed its shards already")
+        await self._hold_shards(shard_count, ids)
+        self.shards = (shard_count, ids)
+
+    @abstractmethod
+    async def _hold_shards(self, shard_count: int, shard_ids: tuple[int, ...]) -> None:
+        """Make sure no other live process serves one of these shards, until close()."""
+
+    def _shard_filter(self, column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
+        """`` AND <column> in the claimed shards`` and its parameters (nothing: all)."""
+        if self.shards is None:
+            return "", ()
+        count, ids = self.shards
+        marks = ", ".join("?" * len(ids))
+        return f" AND (({column} >> 22) % ?) IN ({marks})", (count, *ids)
 
     @abstractmethod
     def _transaction(self, doing: str) -> AbstractAsyncContextManager[Tx]:
@@ -259,8 +284,11 @@ class GameLogQueries(SqlBackend):
                  table.status, table.locale, now, now))
 
     async def load_tables(self) -> list[TableRecord]:
+        """Every table (of the claimed shards' servers), by channel."""
+        shards, params = self._shard_filter()
         rows = await self._fetch("loading the tables",
-                                 f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY channel_id")
+                                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE TRUE{shards} "
+                                 "ORDER BY channel_id", params)
         return skip_corrupt(rows, _table_from_row, "table")
 
     # -- matches --

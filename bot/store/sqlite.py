@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
@@ -73,6 +75,7 @@ class SqliteStore(GameLogQueries, StatsQueries):
         self._db: aiosqlite.Connection | None = db
         self._path = path
         self._lock = asyncio.Lock()
+        self._file_lock: int | None = None  # the descriptor holding <path>.lock
 
     @classmethod
     async def open(cls, path: str | Path, *, migrations: Sequence[Migration] | None = None,
@@ -105,7 +108,27 @@ class SqliteStore(GameLogQueries, StatsQueries):
             raise
         return store
 
+    async def _hold_shards(self, shard_count: int, shard_ids: tuple[int, ...]) -> None:
+        # One process serves a SQLite file, whatever its shards: an exclusive lock on
+        # <file>.lock, which the OS lets go of when the process ends, however it ends.
+        if self._path == ":memory:":
+            return
+        lock_path = f"{self._path}.lock"
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StoreError(
+                f"another live bot process is serving {self._path} (it holds {lock_path}). "
+                "A SQLite database is served by one process only: stop the other one, or "
+                "move to PostgreSQL to run several (docs/deploy.md)") from None
+        self._file_lock = fd
+
     async def close(self) -> None:
+        if self._file_lock is not None:
+            os.close(self._file_lock)  # lets go of the lock
+            self._file_lock = None
         if self._db is not None:
             db, self._db = self._db, None
             async with self._lock:

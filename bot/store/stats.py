@@ -47,10 +47,12 @@ class StatsQueries(SqlBackend):
         return int(rows[0][0])
 
     async def pending_stats(self) -> list[int]:
-        """Matches with stored hands not yet counted (oldest first)."""
+        """Matches (of the claimed shards' servers) with stored hands not yet counted, oldest
+        first."""
+        shards, params = self._shard_filter()
         rows = await self._fetch("loading the matches with uncounted hands",
-                                 "SELECT id FROM matches WHERE stats_hands < hands_played "
-                                 "ORDER BY id")
+                                 "SELECT id FROM matches WHERE stats_hands < hands_played"
+                                 f"{shards} ORDER BY id", params)
         return [int(r[0]) for r in rows]
 
     async def load_ratings(self, guild_id: int, user_ids: Sequence[int]

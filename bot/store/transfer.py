@@ -41,6 +41,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("hands", ("match_id", "hand_no")),
 )
 CHUNK = 2000
+# not data: the schema's own record, SQLite's counters, which live process serves a shard
+NOT_COPIED = {"schema_version", "sqlite_sequence", "shard_leases"}
 
 
 async def _count(store: SqlBackend, table: str) -> int:
@@ -55,8 +57,7 @@ async def _counts(store: SqlBackend) -> dict[str, int]:
 async def copy_store(source: SqlBackend, target: SqlBackend) -> dict[str, int]:
     """Copy every row of ``source`` into the empty ``target``; the rows copied per table."""
     for store in (source, target):
-        known = {table for table, _ in TABLES} | {"schema_version"}
-        extra = await store._table_names() - known - {"sqlite_sequence"}
+        extra = await store._table_names() - {table for table, _ in TABLES} - NOT_COPIED
         if extra:
             raise StoreError(f"{store.name} holds tables migrate-db does not know "
                              f"({', '.join(sorted(extra))}); nothing was copied")
