@@ -11,6 +11,7 @@ import yarl
 from bot.client import ShengjiBot
 from bot.config import ConfigError, Settings
 from bot.store import StoreError
+from bot.store.postgres import redacted
 
 
 def apply_endpoints(settings: Settings) -> None:
@@ -39,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         bot.run(settings.token, log_handler=None)
     except StoreError as exc:
-        print(f"The database {settings.database!r} cannot be used: {exc}", file=sys.stderr)
+        print(f"The database {redacted(settings.database)!r} cannot be used: {exc}",
+              file=sys.stderr)
         return 2
     return 0
 

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.shengji",)
 
 
-class ShengjiBot(commands.Bot):
+class ShengjiBot(commands.AutoShardedBot):
     store: Store
     tables: TableService
     publisher: DiscordPublisher
@@ -33,13 +33,19 @@ class ShengjiBot(commands.Bot):
         intents = discord.Intents.default()  # no privileged intent is needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          allowed_mentions=discord.AllowedMentions.none(),
-                         help_command=None, tree_cls=ShengjiTree)
+                         help_command=None, tree_cls=ShengjiTree,
+                         # not sharded: one shard of one; sharded: docs/deploy.md
+                         shard_count=settings.shard_count or 1,
+                         shard_ids=list(settings.shards) if settings.shards else None)
         self.settings = settings
         self.default_table_settings = replace(TableSettings().scaled(settings.pause_scale),
                                               turn_timer=settings.turn_timer)
 
     async def setup_hook(self) -> None:
         self.store = await open_store(self.settings.database)
+        # before anything is restored: no other live process may act on these tables
+        await self.store.claim_shards(self.settings.shard_count or 1,
+                                      self.settings.shards or (0,))
         self.publisher = DiscordPublisher(self, edit_interval=self.settings.edit_interval)
         self.stats = StatsService(self.store)
         self.deciders = EngineDeciders(AiPool(workers=1))

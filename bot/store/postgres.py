@@ -59,11 +59,15 @@ def _owner_is_gone(owner: str) -> bool:
 
 
 def redacted(url: str) -> str:
-    """The URL as messages may show it: without its password."""
-    parts = urlsplit(url)
-    if parts.password is None:
+    """The URL as messages may show it: without its password (other settings: as they are)."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password if url.startswith(URL_SCHEMES) else None
+    except ValueError:
         return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    if password is None:
+        return url
+    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
     return urlunsplit(parts._replace(netloc=netloc))
 
 

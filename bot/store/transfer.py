@@ -116,7 +116,7 @@ async def _copy_table(source: SqlBackend, tx: Tx, table: str, columns: Sequence[
 
 
 def _shown(database: str) -> str:
-    return redacted(database) if is_postgres_url(database) else database
+    return redacted(database)
 
 
 async def migrate_db(source: str, target: str) -> dict[str, int]:
