@@ -1,10 +1,12 @@
-"""A database to test the store on (a SQLite file or a PostgreSQL database), and ways to
-reach it that bypass the store: to look at what it wrote, and to damage it."""
+"""A database to test the store on (a SQLite file or a PostgreSQL database), ways to reach it
+that bypass the store (to look at what it wrote, and to damage it), and a test clock."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -81,3 +83,30 @@ def _sqlite_run(path: Path, sql: str, params: tuple[Any, ...], *, damage: bool
         for _, definition in triggers:
             conn.execute(definition)
         return []
+
+
+def damage_pages(path: Path) -> None:
+    """Random bytes over the file's pages after the first two (the header and the schema
+    stay readable, so only a check of the pages notices)."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    assert len(data) > 6 * page, "the database is too small to damage in the middle"
+    rng = random.Random(5)
+    data[2 * page:len(data) - page] = rng.randbytes(len(data) - 3 * page)
+    path.write_bytes(bytes(data))
+
+
+T0 = datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=timezone.utc)
+
+
+class Clock:
+    """Advances one second per reading, so times are distinct and exact to the millisecond."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now

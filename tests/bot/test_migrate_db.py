@@ -5,25 +5,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from bot.store import HandRecord, HandStats, Rating, SeatRecord, TableRecord, open_store
+from tests.bot.backends import Clock
 from tests.bot.harness import ROOT
 from tests.postgres import PostgresServer
 
 GUILDS = (111, 222)
-T0 = datetime(2025, 3, 1, tzinfo=timezone.utc)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 def _seats(guild: int) -> list[SeatRecord]:

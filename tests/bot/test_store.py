@@ -8,18 +8,16 @@ from __future__ import annotations
 import ast
 import asyncio
 import logging
-import random
 import sqlite3
 import sys
 import textwrap
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.store import (
     HandRecord,
-    HandStats,
     MatchStatus,
     Migration,
     PostgresStore,
@@ -31,7 +29,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.sqlite import split_statements
-from tests.bot.backends import Backend
+from tests.bot.backends import T0, Backend, Clock, damage_pages
 from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,19 +37,7 @@ GUILD = 111_111_111_111_111_111
 OTHER_GUILD = 222_222_222_222_222_222
 CHANNEL = 333_333_333_333_333_333
 ALICE, BOB, CAROL = 900_000_000_000_000_001, 900_000_000_000_000_002, 900_000_000_000_000_003
-T0 = datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=timezone.utc)
 RULES = {"preset": "classic", "players": 4, "decks": 2, "level_ranks": ["2", "3", "A"]}
-
-
-class Clock:
-    """Advances one second per reading, so times are distinct and exact to the millisecond."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 def seats() -> list[SeatRecord]:
@@ -607,19 +593,6 @@ async def test_damaged_pages_are_found_at_start(db_path: Path) -> None:
     damage_pages(db_path)
     with pytest.raises(StoreError, match=r"is damaged \(.*restore it from a backup"):
         await SqliteStore.open(db_path)
-
-
-def damage_pages(path: Path) -> None:
-    """Random bytes over the file's pages after the first two (the header and the schema
-    stay readable, so only a check of the pages notices)."""
-    with sqlite3.connect(path) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        page = conn.execute("PRAGMA page_size").fetchone()[0]
-    data = bytearray(path.read_bytes())
-    assert len(data) > 6 * page, "the database is too small to damage in the middle"
-    rng = random.Random(5)
-    data[2 * page:len(data) - page] = rng.randbytes(len(data) - 3 * page)
-    path.write_bytes(bytes(data))
 
 
 # -- nothing else depends on a database driver ---------------------------------------------

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.bot.harness import ROOT, create_and_start, running_bot
-from tests.bot.test_store import damage_pages
+from tests.bot.backends import damage_pages
 from tests.fakediscord import BotProcess
 
 

@@ -171,6 +171,8 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend:
     await service.start(1, 100)
     await service.leave(1, 100)  # a computer takes over the seat
     await _wait(lambda: table.status == "finished", timeout=60)
+    if table.task:  # the status is set first, then the match is stored as finished
+        await table.task
     match = await store.load_match(table.match_id)
     assert match is not None and match.status == "finished"
     hands = await store.match_hands(table.match_id)
