@@ -26,8 +26,8 @@ import asyncpg
 
 from bot.store.migrations import Migration, bundled_migrations
 from bot.store.records import StoreError
-from bot.store.sql import GameLogQueries, utc_now
-from bot.store.stats import StatsQueries
+from bot.store.sql import GameLogStore, utc_now
+from bot.store.stats import PlayerStatsStore
 
 log = logging.getLogger("bot.store")
 
@@ -85,7 +85,7 @@ class _PostgresTx:
         await self.conn.executemany(_numbered(sql), rows)
 
 
-class PostgresStore(GameLogQueries, StatsQueries):
+class PostgresStore(GameLogStore, PlayerStatsStore):
     dialect = "postgres"
     FOR_UPDATE: ClassVar[str] = " FOR UPDATE"
     VERSION_TABLE: ClassVar[str] = (

@@ -258,7 +258,7 @@ class SqlBackend(ABC):
                          self.name)
 
 
-class GameLogQueries(SqlBackend):
+class GameLogStore(SqlBackend):
     """Tables, matches and their action logs, hands, players and server settings."""
 
     # -- tables --

@@ -23,8 +23,8 @@ import aiosqlite
 
 from bot.store.migrations import Migration, bundled_migrations
 from bot.store.records import StoreError
-from bot.store.sql import GameLogQueries, log, utc_now
-from bot.store.stats import StatsQueries
+from bot.store.sql import GameLogStore, log, utc_now
+from bot.store.stats import PlayerStatsStore
 
 
 def split_statements(migration: Migration) -> list[str]:
@@ -57,7 +57,7 @@ class _SqliteTx:
         await self._db.executemany(sql, rows)
 
 
-class SqliteStore(GameLogQueries, StatsQueries):
+class SqliteStore(GameLogStore, PlayerStatsStore):
     """aiosqlite runs statements on its own thread, but a transaction belongs to the
     connection, so one ``asyncio.Lock`` keeps a coroutine's statements from landing inside
     another's transaction. ``BEGIN IMMEDIATE`` takes SQLite's write lock before reading, which

@@ -35,7 +35,7 @@ _LEADERBOARDS: dict[str, tuple[str, str]] = {
 }
 
 
-class StatsQueries(SqlBackend):
+class PlayerStatsStore(SqlBackend):
     """Player stats and ratings (kept by ``bot/stats.py``), leaderboards."""
 
     async def stats_progress(self, match_id: int) -> int:
