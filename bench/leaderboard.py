@@ -1,7 +1,7 @@
 """How fast the stats commands answer with many stored matches.
 
 Builds a SQLite database through the store's own methods (``create_match``,
-``record_hand``, ``finish_match``) and counts every hand with the real StatsService
+``record_hand``, ``finish_match``) and counts every hand with the real StatsCounter
 (per-hand stats and openskill ratings), then times the queries behind ``leaderboard``
 (each order, first and a middle page), ``stats`` and ``history``, as the bot runs them.
 
@@ -24,7 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.stats import StatsService  # noqa: E402
+from bot.stats.counting import StatsCounter  # noqa: E402
+from bot.stats.queries import StatsQueries  # noqa: E402
+from bot.stats.settings import ServerSettingsService  # noqa: E402
 from bot.store import HandRecord, SeatRecord, SqliteStore  # noqa: E402
 from engine.rules import ruleset  # noqa: E402
 
@@ -32,7 +34,7 @@ GUILD, OTHER = 1_000_000_000_000_001, 1_000_000_000_000_002
 LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 
-async def build(store: SqliteStore, stats: StatsService, *, matches: int, players: int,
+async def build(store: SqliteStore, stats: StatsCounter, *, matches: int, players: int,
                 seed: int) -> None:
     rng = random.Random(seed)
     rules = ruleset("classic").to_dict()
@@ -95,11 +97,12 @@ async def main() -> None:
         if path.exists() and not reuse:
             path.unlink()
         store = await SqliteStore.open(path)
-        stats = StatsService(store)
+        counter = StatsCounter(store, ServerSettingsService(store))
+        stats = StatsQueries(store)
         try:
             if not reuse:
                 start = time.perf_counter()
-                await build(store, stats, matches=args.matches, players=args.players,
+                await build(store, counter, matches=args.matches, players=args.players,
                             seed=args.seed)
                 print(f"built {args.matches:,} matches (+{args.matches // 5:,} in another "
                       f"server) in {time.perf_counter() - start:.1f} s")

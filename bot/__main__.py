@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
 
 import discord
@@ -36,14 +38,25 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     apply_endpoints(settings)
-    bot = ShengjiBot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(_run(settings))
     except StoreError as exc:
         print(f"The database {redacted(settings.database)!r} cannot be used: {exc}",
               file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        pass
     return 0
+
+
+async def _run(settings: Settings) -> None:
+    """Run until the connection ends or SIGTERM/SIGINT asks the bot to stop; either way
+    ``close()`` runs (clocks and redraws stopped, worker pool shut down, store closed)."""
+    async with ShengjiBot(settings) as bot:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+        await bot.start(settings.token)
 
 
 if __name__ == "__main__":

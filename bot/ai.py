@@ -18,7 +18,7 @@ from engine.ai import AiPool, choose, choose_cards
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing
-from engine.legal import check_play, legal_declarations
+from engine.legal import check_play
 from engine.simulate import random_action
 from engine.views import seat_view
 
@@ -28,12 +28,12 @@ log = logging.getLogger(__name__)
 class EngineDeciders:
     """``Deciders`` for the TableService, backed by ``engine.ai``."""
 
-    def __init__(self, pool: AiPool | None = None) -> None:
+    def __init__(self, pool: AiPool) -> None:
         self.pool = pool
 
     async def _choose(self, game: Game, seat: int, level: str, seed: int) -> Action | None:
         view = seat_view(game, seat)
-        if level == "easy" or self.pool is None:
+        if level == "easy":
             return choose(view, level, seed)
         return await self.pool.choose(view, level, seed, loop=asyncio.get_running_loop())
 
@@ -59,8 +59,7 @@ class EngineDeciders:
         return action if isinstance(action, Declare) else None
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.close()
+        self.pool.close()
 
 
 def rank_plays(game: Game, seat: int, plays: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
@@ -71,23 +70,3 @@ def rank_plays(game: Game, seat: int, plays: list[tuple[Card, ...]]) -> list[tup
     best = sorted(choose_cards(seat_view(game, seat), "easy", 0))
     first = [p for p in plays if sorted(p) == best]
     return first + [p for p in plays if sorted(p) != best]
-
-
-class RandomDeciders:
-    """Random legal decisions (tests that need fast, rule-only seat filling)."""
-
-    def __init__(self, declare_chance: float = 0.05) -> None:
-        self.declare_chance = declare_chance
-
-    async def decide(self, game: Game, seat: int, level: str, seed: int) -> Action:
-        action = random_action(game, random.Random(seed), declare_chance=0.0)
-        assert action is not None
-        return action
-
-    async def declaration(self, game: Game, seat: int, level: str, seed: int
-                          ) -> Declare | None:
-        rng = random.Random(seed)
-        if not isinstance(game.phase, Dealing) or rng.random() >= self.declare_chance:
-            return None
-        options = legal_declarations(game, seat)
-        return Declare(seat, rng.choice(options)) if options else None

@@ -1,4 +1,4 @@
-"""The Bot: wires the store, the table service and the publisher, and loads the cogs."""
+"""The Bot: wires the store, the services and the publisher, and loads the cogs."""
 
 from __future__ import annotations
 
@@ -9,25 +9,33 @@ import discord
 from discord.ext import commands
 
 from bot.ai import EngineDeciders
-from engine.ai import AiPool
 from bot.config import Settings
-from bot.publisher import DiscordPublisher
-from bot.stats import LeaderboardButton, StatsService
+from bot.services import Services
+from bot.stats.counting import StatsCounter
+from bot.stats.export import MatchExporter
+from bot.stats.queries import StatsQueries
+from bot.stats.settings import ServerSettingsService
 from bot.store import Store, open_store
-from bot.tables import TableService, TableSettings
-from bot.translator import ShengjiTranslator
+from bot.table_data import Table, TableSettings
+from bot.tables import TableService
+from bot.text.commands import ShengjiTranslator
 from bot.tree import ShengjiTree
+from bot.ui.panel_registry import PanelRegistry
+from bot.ui.publisher import DiscordPublisher, Postbox
+from engine.ai import AiPool
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.shengji",)
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.stats", "cogs.admin")
 
 
 class ShengjiBot(commands.AutoShardedBot):
     store: Store
     tables: TableService
+    counter: StatsCounter
+    deciders: EngineDeciders
     publisher: DiscordPublisher
-    stats: StatsService
+    services: Services
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intent is needed
@@ -46,13 +54,22 @@ class ShengjiBot(commands.AutoShardedBot):
         # before anything is restored: no other live process may act on these tables
         await self.store.claim_shards(self.settings.shard_count or 1,
                                       self.settings.shards or (0,))
-        self.publisher = DiscordPublisher(self, edit_interval=self.settings.edit_interval)
-        self.stats = StatsService(self.store)
+        panels = PanelRegistry()
+        publisher = DiscordPublisher(Postbox(self), message_posted=self._message_posted,
+                                     redrawn=panels.redraw,
+                                     edit_interval=self.settings.edit_interval)
+        server_settings = ServerSettingsService(self.store)
+        self.counter = StatsCounter(self.store, server_settings)
         self.deciders = EngineDeciders(AiPool(workers=1))
-        self.tables = TableService(self.store, self.publisher, self.deciders,
+        self.tables = TableService(self.store, publisher, self.deciders,
                                    default_settings=self.default_table_settings,
-                                   seed=self.settings.seed, stats=self.stats)
-        self.add_dynamic_items(LeaderboardButton)  # leaderboard pages survive restarts
+                                   seed=self.settings.seed, stats=self.counter)
+        self.publisher = publisher
+        self.services = Services(
+            tables=self.tables, notes=publisher, panels=panels,
+            server_settings=server_settings, stats=StatsQueries(self.store),
+            exports=MatchExporter(self.store),
+            default_table_settings=self.default_table_settings)
         await self.tree.set_translator(ShengjiTranslator())
         for name in EXTENSIONS:
             try:
@@ -67,15 +84,22 @@ class ShengjiBot(commands.AutoShardedBot):
             await self.tree.sync()
         restored = await self.tables.restore()
         log.info("restored %d table(s)", len(restored))
-        counted = await self.stats.catch_up()
+        counted = await self.counter.catch_up()
         if counted:
             log.info("counted %d hand(s) into player stats", counted)
-        for table in restored:
-            self.loop.create_task(self.publisher.refresh(table))
+        for restored_table in restored:
+            publisher.remember_events(restored_table.table, restored_table.recent)
+            publisher.schedule(restored_table.table)
+
+    async def _message_posted(self, table: Table, message_id: int) -> None:
+        await self.tables.remember_message(table, message_id)
 
     async def close(self) -> None:
+        # stop the clocks, then the redraws, while the HTTP session is still open
         if hasattr(self, "tables"):
             await self.tables.close()
+        if hasattr(self, "publisher"):
+            await self.publisher.close()
         if hasattr(self, "store"):
             await self.store.close()
         if hasattr(self, "deciders"):

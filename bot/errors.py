@@ -6,7 +6,7 @@ from typing import Any
 
 
 class BotError(Exception):
-    """A user-facing refusal: ``key`` names a text in ``bot.text``; ``params`` fill it.
+    """A user-facing refusal: ``key`` names a text in ``bot.text.catalogue``; ``params`` fill it.
 
     ``engine`` carries the engine's own English reason when the refusal came from the
     rules (it names only what the acting player may know).

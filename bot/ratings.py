@@ -84,11 +84,10 @@ def rate_hand(teams: Sequence[Sequence[Member]], winner: int | None,
                 r = current.get(m.user_id) or new_rating(m.user_id)
                 members.append(MODEL.rating(mu=r.mu, sigma=r.sigma, name=str(m.user_id)))
         model_teams.append(members)
-    ranks = [0 if winner is None or i == winner else 1 for i in range(len(teams))]
-    rated = MODEL.rate(model_teams, ranks=ranks)
+    ranks = [0.0 if winner is None or i == winner else 1.0 for i in range(len(teams))]
     out = []
-    for team in rated:
-        for player in team:
+    for rated_team in MODEL.rate(model_teams, ranks=ranks):
+        for player in rated_team:
             if player.name is not None:
                 user = int(player.name)
                 before = current.get(user)

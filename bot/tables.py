@@ -1,24 +1,36 @@
 """TableService: the only code that changes a game. One table per channel.
 
-Per table and under its lock: apply the action to the engine, append it to the store
-(durably, before anyone is answered), then publish the public events and each seat's
-private ones. A refused action raises ``BotError`` and changes nothing. A clock task per
-table deals the cards, closes the last chance to declare, lets computer players (and
-computer stand-ins for away players) act, and starts the next hand.
+An action is one transaction, under the table's lock: compute the next game (the
+current one is left as it is), append the action to the store (durably, before anyone
+is answered), then swap the next game in. A refused action raises ``BotError``; an
+action the store did not take raises ``BotError("storage")``; either way the table is
+exactly as it was, with nothing to undo. What derives from a stored action (the hand's
+record, stats, the end of the match) runs after the swap and never un-happens it: a
+failure there is logged and caught up later (a restart replays the log).
+
+Each change is put in the table's outbox under the lock and published after it, in
+order (``bot/outbox.py``). A clock task per table deals the cards, closes the last
+chance to declare, lets computer players (and stand-ins for away players) act, and
+starts the next hand. A computer decides outside the lock, on the game as it was; its
+action is applied only if the game is still that one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.errors import BotError
+from bot.outbox import Outbox
 from bot.store import HandRecord, SeatRecord, Store, StoreError, TableRecord
+from bot.table_data import AI_LEVELS, Seat, Table, TableSettings
 from engine.actions import (
     Action,
     Bury,
@@ -36,109 +48,12 @@ from engine.actions import (
 )
 from engine.cards import Card, Rank, format_cards
 from engine.errors import EngineError
-from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
+from engine.game import Dealing, Game, HandOver, MatchOver
 from engine.rules import Ruleset, ruleset
 from engine.scoring import HandResult
 from engine.views import SeatView, seat_view
 
 log = logging.getLogger(__name__)
-
-AI_LEVELS = ("easy", "normal", "hard")
-
-
-@dataclass(frozen=True)
-class TableSettings:
-    """Pauses and timers, in seconds. Every one is a setting so tests run fast."""
-
-    turn_timer: float = 90.0  # a human's turn; then a computer plays for them
-    deal_pause: float = 0.6  # between rounds of the deal
-    last_chance: float = 8.0  # after the last card, before the deal closes
-    hand_pause: float = 10.0  # between hands
-    ai_pause: float = 0.8  # before a computer player acts
-    away_pause: float = 3.0  # an away player's turn: a short wait for them, then a computer
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TableSettings:
-        known = {k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__}
-        return cls(**known)
-
-    def to_dict(self) -> dict[str, float]:
-        return asdict(self)
-
-    def scaled(self, factor: float) -> TableSettings:
-        """Every pause times ``factor`` (the turn timer too)."""
-        return TableSettings(**{k: v * factor for k, v in asdict(self).items()})
-
-
-@dataclass
-class Seat:
-    kind: str  # "human" or "ai"
-    user_id: int | None
-    name: str
-    ai_level: str | None = None
-    away: bool = False  # a human whose turn timed out: a computer plays until they act
-
-    @property
-    def is_ai(self) -> bool:
-        return self.kind == "ai"
-
-    def record(self) -> SeatRecord:
-        return SeatRecord(self.kind, self.user_id, self.name, self.ai_level)
-
-    @classmethod
-    def of(cls, record: SeatRecord) -> Seat:
-        return cls(record.kind, record.user_id, record.name, record.ai_level)
-
-
-@dataclass
-class Table:
-    channel_id: int
-    guild_id: int
-    host_id: int
-    preset: str
-    options: dict[str, Any]
-    settings: TableSettings
-    seats: list[Seat | None]
-    locale: str = "en-US"
-    message_id: int | None = None
-    status: str = "lobby"  # lobby, playing, finished
-    match_id: int | None = None
-    game: Game | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    wakeup: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
-    since: float = field(default_factory=time.monotonic)  # when the current wait began
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
-
-    @property
-    def rules(self) -> Ruleset:
-        return ruleset(self.preset, **self.options)
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat is not None and seat.kind == "human" and seat.user_id == user_id:
-                return i
-        return None
-
-    def record(self) -> TableRecord:
-        return TableRecord(
-            channel_id=self.channel_id, guild_id=self.guild_id, host_id=self.host_id,
-            message_id=self.message_id, preset=self.preset, options=dict(self.options),
-            settings=self.settings.to_dict(),
-            seats=[s.record() if s else None for s in self.seats],
-            match_id=self.match_id, status=self.status, locale=self.locale)
-
-    def actor(self) -> int | None:
-        """The seat whose decision the game waits for, if any."""
-        phase = self.game.phase if self.game else None
-        if isinstance(phase, Dealing):
-            return phase.pending_return[0] if phase.pending_return else None
-        if isinstance(phase, Burying):
-            return phase.taker
-        if isinstance(phase, Swapping):
-            return phase.declarer
-        if isinstance(phase, Playing):
-            return phase.turn
-        return None
 
 
 class Publisher(Protocol):
@@ -161,11 +76,44 @@ class Deciders(Protocol):
 
 
 class StatsHooks(Protocol):
-    """Stats and ratings (bot/stats.py): is a match ranked; count a stored hand."""
+    """Stats and ratings (bot/stats/counting.py): is a match ranked; count a stored hand."""
 
     async def ranked(self, guild_id: int, seats: Sequence[SeatRecord]) -> bool: ...
 
     async def hand_recorded(self, match_id: int) -> None: ...
+
+
+@dataclass
+class _Running:
+    """What the service keeps beside a table: its lock, outbox and clock."""
+
+    outbox: Outbox
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    since: float = field(default_factory=time.monotonic)  # when the current wait began
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A table rebuilt at start-up, with the public events its replay went through (the
+    most recent ones: the table's recent lines come back, without being announced)."""
+
+    table: Table
+    recent: Sequence[Event]
+
+
+RECENT_REPLAYED = 200
+
+
+def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
+    """The game after ``action`` and its events; ``game`` itself is left as it was
+    (``EngineError`` if the rules refuse the action)."""
+    after = copy.copy(game)
+    after.levels = list(game.levels)
+    after.log = list(game.log)
+    after.phase = copy.deepcopy(game.phase)
+    return after, after.apply(action)
 
 
 class TableService:
@@ -178,32 +126,31 @@ class TableService:
         self.default_settings = default_settings or TableSettings()
         self.stats = stats
         self.tables: dict[int, Table] = {}
+        self._running: dict[int, _Running] = {}  # by channel, beside self.tables
         self._rng = random.Random(seed)  # a seed makes every deal repeatable (tests)
         self._closing = False
 
     # -- start-up and shutdown ------------------------------------------------------------
 
-    async def restore(self) -> list[Table]:
+    async def restore(self) -> list[Restored]:
         """Rebuild every stored table; games in play are replayed from their logs."""
         restored = []
         for record in await self.store.load_tables():
             try:
-                table = await self._restore_one(record)
-            except (StoreError, EngineError) as exc:
+                table, recent = await self._restore_one(record)
+            except Exception as exc:  # noqa: BLE001 - one bad row must not stop the bot
                 log.warning("table in channel %s could not be restored: %s",
-                            record.channel_id, getattr(exc, "message", exc))
+                            record.channel_id, getattr(exc, "message", None) or repr(exc))
                 continue
-            self.tables[table.channel_id] = table
-            restored.append(table)
+            self._keep(table)
+            restored.append(Restored(table, recent))
             if table.status == "playing":
                 self._start_clock(table)
         return restored
 
-    async def _restore_one(self, record: TableRecord) -> Table:
-        table = Table(record.channel_id, record.guild_id, record.host_id, record.preset,
-                      dict(record.options), TableSettings.from_dict(record.settings),
-                      [Seat.of(s) if s else None for s in record.seats], record.locale,
-                      record.message_id, record.status, record.match_id)
+    async def _restore_one(self, record: TableRecord) -> tuple[Table, list[Event]]:
+        table = Table.of(record)
+        recent: deque[Event] = deque(maxlen=RECENT_REPLAYED)
         if table.status == "playing" and table.match_id is not None:
             match = await self.store.load_match(table.match_id)
             if match is None:
@@ -212,18 +159,18 @@ class TableService:
             recorded = len(await self.store.match_hands(table.match_id))
             for data in await self.store.load_actions(table.match_id):
                 events = table.game.apply(action_from_dict(data))
+                recent.extend(e for e in events if e.audience is None)
                 # a crash between storing an action and its hand's result: catch up
                 if any(e.kind == "hand_scored" for e in events) and \
                         table.game.hand_number >= recorded:
-                    await self._after(table, events)
-        return table
+                    await self._derive(table, events)
+        return table, list(recent)
 
     async def close(self) -> None:
         self._closing = True
-        for table in self.tables.values():
-            if table.task:
-                table.task.cancel()
-        tasks = [t.task for t in self.tables.values() if t.task]
+        tasks = [run.task for run in self._running.values() if run.task]
+        for task in tasks:
+            task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # -- lobby ------------------------------------------------------------------------------
@@ -233,9 +180,6 @@ class TableService:
         if table is None or table.status == "finished":
             raise BotError("no_table")
         return table
-
-    def find(self, channel_id: int) -> Table | None:
-        return self.tables.get(channel_id)
 
     async def create(self, *, channel_id: int, guild_id: int, user_id: int, name: str,
                      preset: str, options: dict[str, Any], locale: str = "en-US",
@@ -252,23 +196,23 @@ class TableService:
         table.seats[0] = Seat("human", user_id, name)
         await self._save(table)
         await self.store.upsert_player(guild_id, user_id, name)
-        self.tables[channel_id] = table
-        await self.publisher.table_changed(table, [])
+        run = self._keep(table)
+        run.outbox.put([])
+        await run.outbox.flush()
         return table
 
     async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None
                    ) -> int:
-        table = self.get(channel_id)
-        async with table.lock:
+        table, run = self._get(channel_id)
+        if table.status == "playing":
+            return await self._sit_again(table, run, user_id, name)
+        async with run.lock:
             self._in_lobby(table)
             current = table.seat_of(user_id)
             if seat is None:
                 if current is not None:
                     raise BotError("already_seated", seat=current)
-                free = [i for i, s in enumerate(table.seats) if s is None]
-                if not free:
-                    raise BotError("table_full")
-                seat = free[0]
+                seat = self._free_seat(table)
             self._check_seat(table, seat)
             occupant = table.seats[seat]
             if occupant is not None and occupant.user_id != user_id:
@@ -278,68 +222,108 @@ class TableService:
             table.seats[seat] = Seat("human", user_id, name)
             await self._save(table)
             await self.store.upsert_player(table.guild_id, user_id, name)
-        await self.publisher.table_changed(table, [])
+            run.outbox.put([])
+        await run.outbox.flush()
         return seat
 
+    async def _sit_again(self, table: Table, run: _Running, user_id: int, name: str) -> int:
+        """During a match: a player who left takes their seat back from the computer."""
+        async with run.lock:
+            current = table.seat_of(user_id)
+            if current is not None:
+                raise BotError("already_seated", seat=current)
+            match = await self.store.load_match(table.match_id) if table.match_id else None
+            started = match.seats if match is not None else []
+            mine = [i for i, s in enumerate(started) if s.kind == "human"
+                    and s.user_id == user_id and i < len(table.seats)]
+            if not mine:
+                raise BotError("already_started")
+            seat = mine[0]
+            occupant = table.seats[seat]
+            if occupant is not None and not occupant.is_ai:
+                raise BotError("seat_taken", seat=seat)
+            table.seats[seat] = Seat("human", user_id, name)
+            await self._save(table)
+            run.outbox.put([])
+            run.wakeup.set()
+        await run.outbox.flush()
+        return seat
+
+    async def back(self, channel_id: int, user_id: int) -> bool:
+        """The player is here (they opened their hand, pressed "I'm back", or acted):
+        a computer no longer plays for them. True if they had been away."""
+        table, run = self._get(channel_id)
+        async with run.lock:
+            seat = self._must_be_seated(table, user_id)
+            occupant = self._occupant(table, seat)
+            if not occupant.away:
+                return False
+            occupant.away = False
+            if table.actor() == seat:
+                run.since = time.monotonic()  # their full turn timer starts now
+            run.outbox.put([event("back", seat=seat)])
+            run.wakeup.set()
+        await run.outbox.flush()
+        return True
+
     async def leave(self, channel_id: int, user_id: int) -> None:
-        table = self.get(channel_id)
-        async with table.lock:
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise BotError("not_seated")
+        table, run = self._get(channel_id)
+        async with run.lock:
+            seat = self._must_be_seated(table, user_id)
             if table.status == "playing":
                 # a seat in play is never left empty: a computer takes it over
-                table.seats[seat] = Seat("ai", None, f"{table.seats[seat].name} (bot)", "easy")
+                name = f"{self._occupant(table, seat).name} (bot)"
+                table.seats[seat] = Seat("ai", None, name, "easy")
             else:
                 table.seats[seat] = None
             await self._save(table)
-        await self.publisher.table_changed(table, [])
-        table.wakeup.set()
+            run.outbox.put([])
+            run.wakeup.set()
+        await run.outbox.flush()
 
     async def add_ai(self, channel_id: int, user_id: int, seat: int | None = None,
                      level: str = "easy") -> int:
-        table = self.get(channel_id)
+        table, run = self._get(channel_id)
         if level not in AI_LEVELS:
             raise BotError("bad_ai_level", levels=", ".join(AI_LEVELS))
-        async with table.lock:
+        async with run.lock:
             self._in_lobby(table)
             self._must_be_seated(table, user_id)
             if seat is None:
-                free = [i for i, s in enumerate(table.seats) if s is None]
-                if not free:
-                    raise BotError("table_full")
-                seat = free[0]
+                seat = self._free_seat(table)
             self._check_seat(table, seat)
-            if table.seats[seat] is not None and not table.seats[seat].is_ai:  # type: ignore[union-attr]
+            occupant = table.seats[seat]
+            if occupant is not None and not occupant.is_ai:
                 raise BotError("seat_taken", seat=seat)
             table.seats[seat] = Seat("ai", None, f"Bot {seat + 1}", level)
             await self._save(table)
-        await self.publisher.table_changed(table, [])
+            run.outbox.put([])
+        await run.outbox.flush()
         return seat
 
     async def remove_ai(self, channel_id: int, user_id: int, seat: int) -> None:
-        table = self.get(channel_id)
-        async with table.lock:
+        table, run = self._get(channel_id)
+        async with run.lock:
             self._in_lobby(table)
             self._must_be_seated(table, user_id)
             self._check_seat(table, seat)
-            if table.seats[seat] is None or not table.seats[seat].is_ai:  # type: ignore[union-attr]
+            occupant = table.seats[seat]
+            if occupant is None or not occupant.is_ai:
                 raise BotError("not_a_bot_seat", seat=seat)
             table.seats[seat] = None
             await self._save(table)
-        await self.publisher.table_changed(table, [])
+            run.outbox.put([])
+        await run.outbox.flush()
 
-    async def start(self, channel_id: int, user_id: int, *, fill_with_ai: bool = True) -> Table:
-        table = self.get(channel_id)
-        async with table.lock:
+    async def start(self, channel_id: int, user_id: int) -> Table:
+        """Start the match; empty seats get computer players."""
+        table, run = self._get(channel_id)
+        async with run.lock:
             self._in_lobby(table)
             self._must_be_seated(table, user_id)
-            if fill_with_ai:
-                for i, seat in enumerate(table.seats):
-                    if seat is None:
-                        table.seats[i] = Seat("ai", None, f"Bot {i + 1}", "easy")
-            if any(s is None for s in table.seats):
-                raise BotError("seats_empty")
+            for i, seat in enumerate(table.seats):
+                if seat is None:
+                    table.seats[i] = Seat("ai", None, f"Bot {i + 1}", "easy")
             rules = table.rules
             seed = self._rng.randrange(2**62)
             seats = [s.record() for s in table.seats if s is not None]
@@ -348,28 +332,33 @@ class TableService:
                 table.guild_id, table.channel_id, seed, rules.to_dict(), seats, ranked=ranked)
             table.game = Game(rules, seed)
             table.status = "playing"
-            table.since = time.monotonic()
+            run.since = time.monotonic()
             await self._save(table)
-        await self.publisher.table_changed(table, [])
+            run.outbox.put([])
+        await run.outbox.flush()
         self._start_clock(table)
         return table
 
     async def end(self, channel_id: int, user_id: int, *, can_manage: bool) -> None:
-        table = self.get(channel_id)
+        table, run = self._get(channel_id)
         if user_id != table.host_id and not can_manage:
             raise BotError("not_host")
-        async with table.lock:
+        async with run.lock:
             if table.match_id is not None and table.status == "playing":
                 await self.store.finish_match(table.match_id, "abandoned", None)
             table.status = "finished"
             await self._save(table)
-        if table.task:
-            table.task.cancel()
-        await self.publisher.table_changed(table, [])
+            run.outbox.put([])
+        if run.task:
+            run.task.cancel()
+        await run.outbox.flush()
 
     async def remember_message(self, table: Table, message_id: int) -> None:
         """The public table message now lives at ``message_id``."""
-        async with table.lock:
+        run = self._running.get(table.channel_id)
+        if run is None or self.tables.get(table.channel_id) is not table:
+            return  # a table that was replaced meanwhile
+        async with run.lock:
             table.message_id = message_id
             await self._save(table)
 
@@ -384,17 +373,19 @@ class TableService:
 
     async def act(self, channel_id: int, user_id: int, make: Callable[[int], Action]
                   ) -> list[Event]:
-        """Apply the action ``make(seat)`` for the user's seat: persisted, then published."""
-        table = self.get(channel_id)
-        async with table.lock:
+        """Apply the action ``make(seat)`` for the user's seat: stored, then published."""
+        table, run = self._get(channel_id)
+        async with run.lock:
             seat = self._must_be_seated(table, user_id)
             if table.game is None or table.status != "playing":
                 raise BotError("not_started")
-            action = make(seat)
-            events = await self._commit(table, action)
-            if table.seats[seat] is not None:
-                table.seats[seat].away = False  # type: ignore[union-attr]
-        await self._publish(table, events)
+            events = await self._commit(table, run, make(seat))
+            occupant = self._occupant(table, seat)
+            if occupant.away:  # acting ends "away"
+                occupant.away = False
+                events.append(event("back", seat=seat))
+            run.outbox.put(events)
+        await run.outbox.flush()
         return events
 
     async def declare(self, channel_id: int, user_id: int, cards: Sequence[Card]) -> list[Event]:
@@ -417,37 +408,35 @@ class TableService:
 
     # -- the one place a game changes ---------------------------------------------------------
 
-    async def _commit(self, table: Table, action: Action) -> list[Event]:
-        """Apply, then append to the store. Called under the table's lock."""
+    async def _commit(self, table: Table, run: _Running, action: Action) -> list[Event]:
+        """Next game, append, swap. Called under the table's lock."""
         game = table.game
         assert game is not None and table.match_id is not None
         try:
-            events = game.apply(action)
+            after, events = next_game(game, action)
         except EngineError as exc:
             raise BotError("illegal", exc.message, code=exc.code,
                            engine_params=exc.params) from None
         try:
-            await self.store.append_action(table.match_id, len(game.log) - 1,
-                                           action_to_dict(action))
+            cancelled = await _to_the_end(self.store.append_action(
+                table.match_id, len(game.log), action_to_dict(action)))
         except StoreError:
-            # the log is the truth: rebuild the game from what was stored
             log.exception("could not store an action of match %s", table.match_id)
-            game.log.pop()
-            table.game = await self._rebuild(table)
             raise BotError("storage") from None
-        table.since = time.monotonic()
-        table.wakeup.set()
-        await self._after(table, events)
+        table.game = after  # the action happened: nothing below may say otherwise
+        run.since = time.monotonic()
+        run.wakeup.set()
+        if cancelled:  # (the service is closing: the next start catches up the rest)
+            raise asyncio.CancelledError
+        try:
+            await self._derive(table, events)
+        except (StoreError, EngineError):
+            log.exception("match %s: the results of a stored action are caught up later",
+                          table.match_id)
         return events
 
-    async def _rebuild(self, table: Table) -> Game:
-        assert table.game is not None and table.match_id is not None
-        game = Game(table.game.rules, table.game.seed)
-        for data in await self.store.load_actions(table.match_id):
-            game.apply(action_from_dict(data))
-        return game
-
-    async def _after(self, table: Table, events: Sequence[Event]) -> None:
+    async def _derive(self, table: Table, events: Sequence[Event]) -> None:
+        """What follows from stored events: the hand's record, stats, the match's end."""
         game = table.game
         assert game is not None and table.match_id is not None
         last_winner = None
@@ -463,24 +452,23 @@ class TableService:
                 await self.store.finish_match(table.match_id, "finished", ev.get("team"))
                 await self._save(table)
 
-    async def _publish(self, table: Table, events: Sequence[Event]) -> None:
-        public = [e for e in events if e.audience is None]
-        try:
-            await self.publisher.table_changed(table, public)
-            for seat in sorted({e.audience for e in events if e.audience is not None}):
-                await self.publisher.tell_seat(table, seat,
-                                               [e for e in events if e.audience == seat])
-        except Exception:  # noqa: BLE001 - the game goes on when a message fails
-            log.exception("publishing to channel %s failed", table.channel_id)
+    async def _deliver(self, table: Table, events: Sequence[Event]) -> None:
+        """One outbox batch: the public events, then each seat's private ones."""
+        await self.publisher.table_changed(table, [e for e in events if e.audience is None])
+        for seat in sorted({e.audience for e in events if e.audience is not None}):
+            await self.publisher.tell_seat(table, seat,
+                                           [e for e in events if e.audience == seat])
 
     # -- the clock ----------------------------------------------------------------------------
 
     def _start_clock(self, table: Table) -> None:
-        if table.task is None or table.task.done():
-            table.task = asyncio.create_task(self._clock(table), name=f"table-{table.channel_id}")
+        run = self._running[table.channel_id]
+        if run.task is None or run.task.done():
+            run.task = asyncio.create_task(self._clock(table, run),
+                                           name=f"table-{table.channel_id}")
 
     def _due(self, table: Table) -> float | None:
-        """Seconds from ``table.since`` until the clock acts, or None (nothing to do)."""
+        """Seconds from the start of the wait until the clock acts, or None (nothing to do)."""
         game = table.game
         if game is None or table.status != "playing":
             return None
@@ -500,78 +488,105 @@ class TableService:
             return s.ai_pause
         return s.away_pause if seat.away else s.turn_timer
 
-    async def _clock(self, table: Table) -> None:
+    async def _clock(self, table: Table, run: _Running) -> None:
         while table.status == "playing" and not self._closing:
             due = self._due(table)
-            table.wakeup.clear()
+            run.wakeup.clear()
             if due is None:
                 return
-            delay = table.since + due - time.monotonic()
+            delay = run.since + due - time.monotonic()
             if delay > 0:
                 try:
                     async with asyncio.timeout(delay):  # (wait_for can swallow a cancel)
-                        await table.wakeup.wait()
+                        await run.wakeup.wait()
                     continue  # something happened: look again
                 except TimeoutError:
                     pass
             try:
-                await self._tick(table)
+                await self._tick(table, run)
             except BotError as exc:
                 log.warning("clock of channel %s: %s", table.channel_id, exc.key)
-                table.since = time.monotonic()
+                run.since = time.monotonic()
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - one table's fault must not stop the others
                 log.exception("clock of channel %s failed", table.channel_id)
-                table.since = time.monotonic()
+                run.since = time.monotonic()
 
-    async def _tick(self, table: Table) -> None:
-        async with table.lock:
+    async def _tick(self, table: Table, run: _Running) -> None:
+        """What the clock does when a wait is over: a step of the game's own (deal, end
+        of the deal, next hand), or a computer's decision for the seat to act."""
+        decision: tuple[Game, int, str, int] | None = None
+        dealt = False
+        async with run.lock:
             due = self._due(table)
-            if due is None or time.monotonic() < table.since + due:
+            if due is None or time.monotonic() < run.since + due:
                 return
             game = table.game
             assert game is not None
             phase = game.phase
-            events: list[Event] = []
             if isinstance(phase, Dealing) and phase.pending_return is None:
-                if phase.stock:
-                    events += await self._commit(table, Deal(min(game.players, len(phase.stock))))
-                    events += await self._computer_declarations(table)
-                else:
-                    events += await self._commit(table, EndDeal())
+                dealt = bool(phase.stock)
+                step = Deal(min(game.players, len(phase.stock))) if dealt else EndDeal()
+                run.outbox.put(await self._commit(table, run, step))
             elif isinstance(phase, HandOver):
-                events += await self._commit(table, NextHand())
+                run.outbox.put(await self._commit(table, run, NextHand()))
             else:
                 actor = table.actor()
                 assert actor is not None
-                seat = table.seats[actor]
-                if seat is not None and not seat.is_ai and not seat.away:
+                seat = self._occupant(table, actor)
+                if not seat.is_ai and not seat.away:
                     seat.away = True  # the turn timed out
-                    events.append(_away_event(actor))
-                level = seat.ai_level if seat and seat.ai_level else "easy"
-                action = await self.deciders.decide(game, actor, level,
-                                                    self._rng.randrange(2**31))
-                events += await self._commit(table, action)
-        await self._publish(table, events)
+                    run.outbox.put([_away_event(actor)])
+                decision = (game, actor, seat.ai_level or "easy", self._rng.randrange(2**31))
+        await run.outbox.flush()
+        if dealt:
+            await self._computer_declarations(table, run)
+        if decision is not None:
+            decided_on, actor, level, seed = decision
+            action = await self.deciders.decide(decided_on, actor, level, seed)
+            await self._apply_decision(table, run, decided_on, actor, action)
 
-    async def _computer_declarations(self, table: Table) -> list[Event]:
-        game = table.game
-        assert game is not None
-        events: list[Event] = []
+    async def _apply_decision(self, table: Table, run: _Running, decided_on: Game,
+                              seat: int, action: Action) -> None:
+        """A computer's action for ``seat``, if the game is still the one it decided on
+        and the seat is still played by a computer; otherwise the clock looks again."""
+        async with run.lock:
+            occupant = table.seats[seat]
+            if table.game is not decided_on or occupant is None or \
+                    not (occupant.is_ai or occupant.away):
+                return
+            run.outbox.put(await self._commit(table, run, action))
+        await run.outbox.flush()
+
+    async def _computer_declarations(self, table: Table, run: _Running) -> None:
+        """After a round of the deal: each computer seat may declare, in seat order."""
         for i, seat in enumerate(table.seats):
-            if seat is None or not seat.is_ai:
+            game = table.game
+            if seat is None or not seat.is_ai or game is None:
                 continue
             decl = await self.deciders.declaration(game, i, seat.ai_level or "easy",
                                                    self._rng.randrange(2**31))
-            if decl is not None:
-                try:
-                    events += await self._commit(table, decl)
-                except BotError:
-                    continue
-        return events
+            if decl is None:
+                continue
+            try:
+                await self._apply_decision(table, run, game, i, decl)
+            except BotError:
+                continue
 
     # -- helpers ------------------------------------------------------------------------------
+
+    def _keep(self, table: Table) -> _Running:
+        """``table`` is now the channel's table (a new one replaces a finished one)."""
+        self.tables[table.channel_id] = table
+        run = _Running(Outbox(lambda events: self._deliver(table, events),
+                              f"channel {table.channel_id}"))
+        self._running[table.channel_id] = run
+        return run
+
+    def _get(self, channel_id: int) -> tuple[Table, _Running]:
+        table = self.get(channel_id)
+        return table, self._running[channel_id]
 
     async def _save(self, table: Table) -> None:
         await self.store.save_table(table.record())
@@ -580,6 +595,13 @@ class TableService:
     def _in_lobby(table: Table) -> None:
         if table.status != "lobby":
             raise BotError("already_started")
+
+    @staticmethod
+    def _free_seat(table: Table) -> int:
+        free = [i for i, s in enumerate(table.seats) if s is None]
+        if not free:
+            raise BotError("table_full")
+        return free[0]
 
     @staticmethod
     def _check_seat(table: Table, seat: int) -> None:
@@ -592,6 +614,27 @@ class TableService:
         if seat is None:
             raise BotError("not_seated")
         return seat
+
+    @staticmethod
+    def _occupant(table: Table, seat: int) -> Seat:
+        """The seat of a table in play (never empty once the match has started)."""
+        occupant = table.seats[seat]
+        assert occupant is not None
+        return occupant
+
+
+async def _to_the_end(write: Awaitable[None]) -> bool:
+    """Await a store write to its end even when the caller is cancelled meanwhile (the
+    store may have it already, so the swap must follow); True if a cancel came."""
+    task = asyncio.ensure_future(write)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.wait([task])  # (a cancel stops the waiting, not the write)
+        except asyncio.CancelledError:
+            cancelled = True
+    task.result()
+    return cancelled
 
 
 def _away_event(seat: int) -> Event:

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import BotError
-from bot.text import engine_reason, say
+from bot.text.catalogue import engine_reason, say
 
 log = logging.getLogger(__name__)
 

@@ -71,7 +71,9 @@ def seat_view(game: Game, seat: int | None) -> SeatView:
                 hand_number=game.hand_number, levels=(game.levels[0], game.levels[1]),
                 dealer=game.dealer, rules=game.rules)
     hidden = game.trump_hidden_during_deal
-    knows = seat is not None and seat in game.trump_known_by()
+    known_by = game.trump_known_by()
+    # an onlooker (the public table) knows the trump once every seat may know it
+    knows = seat in known_by if seat is not None else len(known_by) == game.players
     if isinstance(phase, Dealing):
         standing = phase.standing
         return SeatView(

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
@@ -165,7 +166,7 @@ def _layout(groups: Sequence[int]) -> list[list[int]]:
 
 def _row_offsets(row: Sequence[int], groups: Sequence[int]) -> list[int]:
     xs = [0]
-    for a, b in zip(row, row[1:], strict=False):
+    for a, b in pairwise(row):
         xs.append(xs[-1] + STEP + (GROUP_GAP if groups[a] != groups[b] else 0))
     return xs
 

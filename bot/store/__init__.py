@@ -38,10 +38,12 @@ from bot.store.records import (
     MatchStatus,
     PlayerStats,
     Rating,
+    SeatKind,
     SeatRecord,
     Store,
     StoreError,
     TableRecord,
+    TableStatus,
 )
 from bot.store.sql import utc_now
 from bot.store.sqlite import SqliteStore
@@ -49,8 +51,8 @@ from bot.store.sqlite import SqliteStore
 __all__ = [
     "LEADERBOARD_ORDERS", "HandRecord", "HandStats", "LeaderboardOrder", "LeaderboardRow",
     "MatchRecord", "MatchStatus", "Migration", "PlayerStats", "PostgresStore", "Rating",
-    "SeatRecord", "SqliteStore", "Store", "StoreError", "TableRecord", "bundled_migrations",
-    "is_postgres_url", "open_store",
+    "SeatKind", "SeatRecord", "SqliteStore", "Store", "StoreError", "TableRecord", "TableStatus",
+    "bundled_migrations", "is_postgres_url", "open_store",
 ]
 
 

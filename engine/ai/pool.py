@@ -10,6 +10,10 @@ level, seed, loop=asyncio.get_running_loop())``, or the caller wraps ``submit`` 
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
@@ -28,8 +32,20 @@ def _work(view: SeatView, level: str, seed: int) -> Action | None:
 
 
 def _warm() -> None:
-    """Import and build the engine's tables in a worker before the first real decision."""
+    """Import and build the engine's tables in a worker before the first real decision,
+    and end the worker when the process that started it is gone (even by SIGKILL, when
+    nothing could shut the pool down)."""
     import engine.ai.search  # noqa: F401
+
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
+                         name="exit-with-parent").start()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])  # ready when the parent has exited
+    os._exit(0)
 
 
 class AiPool:

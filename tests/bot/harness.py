@@ -30,8 +30,9 @@ class World:
     async def restart(self) -> None:
         """Kill the bot process (SIGKILL: no goodbye) and start it again on the same file."""
         assert self.bot.proc is not None
-        self.bot.proc.kill()
-        await self.bot.proc.wait()
+        if self.bot.proc.returncode is None:  # (a test may have killed it already)
+            self.bot.proc.kill()
+            await self.bot.proc.wait()
         sessions = len(self.fake.identify_payloads)
         self.bot = BotProcess(self.fake, ["-m", "bot"], log_path=self.log.with_suffix(".again"),
                               cwd=ROOT, extra_env=self.bot_env())
@@ -98,7 +99,13 @@ async def hand_numbers(world: World, user: FakeUser) -> list[str]:
 
 
 async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
-    """If the table waits for ``user``, act as a person would; returns what was done."""
+    """If the table waits for ``user``, act as a person would; returns what was done.
+
+    The public table message is edited asynchronously (coalesced, the picture rendered
+    first), so on a busy machine it can still show a move that was already made. It only
+    tells us where to look: what the player does is decided from their own private
+    answers (autocomplete, hand panel), which are built from the game as it is now.
+    """
     status = table_message(world).content
     if f"{name} to play" in status:
         choices = await world.fake.autocomplete(user, world.channel, "shengji", "play",
@@ -111,13 +118,16 @@ async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
         return "play"
     if f"{name} is burying" in status:
         found = re.search(r"Bury (\d+) cards", await panel(world, user))
-        assert found, "the panel says how many cards to bury"
+        if not found:  # the message was behind: the kitty is buried already
+            return None
         kitty = int(found.group(1))
         ix = await world.fake.slash(user, world.channel, "shengji", "bury",
                                     cards=" ".join(str(i) for i in range(1, kitty + 1)))
         await ix.wait_acked()
         return "bury"
     if f"{name} may swap" in status:
+        if "/shengji swap" not in await panel(world, user):
+            return None  # the message was behind: the swap is over
         ix = await world.fake.slash(user, world.channel, "shengji", "swap")
         await ix.wait_acked()
         return "swap"
@@ -125,10 +135,12 @@ async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
 
 
 async def create_and_start(world: World, host: FakeUser, preset: str = "classic",
-                           others: tuple[FakeUser, ...] = ()) -> None:
-    """``host`` opens a table, ``others`` join with the button, the host presses Start."""
-    ix = await world.fake.slash(host, world.channel, "shengji", "create", preset=preset)
-    await ix.wait_acked()
+                           others: tuple[FakeUser, ...] = (), *, create: bool = True) -> None:
+    """``host`` opens a table (unless ``create`` is False: it is open already), ``others``
+    join with the button, the host presses Start."""
+    if create:
+        ix = await world.fake.slash(host, world.channel, "shengji", "create", preset=preset)
+        await ix.wait_acked()
     await wait_until(lambda: has_table(world))
     for user in others:
         join = table_message(world).button("Join")

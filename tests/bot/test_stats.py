@@ -1,37 +1,52 @@
-"""Stats, ratings, leaderboards, history, export and server settings (bot/stats.py,
-bot/ratings.py and the store's stats methods), on real matches in a real database: each test
-that takes ``store`` runs on SQLite and on PostgreSQL (tests/bot/conftest.py)."""
+"""Stats, ratings, leaderboards, history, export and server settings (bot/stats/,
+bot/ratings.py, bot/ui/leaderboard.py and the store's stats methods), on real matches in a
+real database: each test that takes ``store`` runs on SQLite and on PostgreSQL
+(tests/bot/conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 import pytest
 
-from bot.ai import RandomDeciders
 from bot.errors import BotError
 from bot.ratings import COMPUTER, Member, display, new_rating, rate_hand
-from bot.stats import (
-    PAGE_SIZE,
-    ServerSettings,
-    StatsService,
-    hand_stats,
-    leaderboard_view,
-    lb_custom_id,
-    parse_option_text,
-    replay_export,
+from bot.stats.counting import StatsCounter, hand_stats
+from bot.stats.export import MatchExporter, replay_export
+from bot.stats.queries import PAGE_SIZE, StatsQueries
+from bot.stats.settings import ServerSettings, ServerSettingsService, parse_option_text
+from bot.store import (
+    HandRecord,
+    MatchRecord,
+    Rating,
+    SeatRecord,
+    Store,
+    StoreError,
 )
-from bot.store import HandRecord, MatchRecord, Rating, SeatRecord, Store, StoreError
-from bot.tables import Table, TableService, TableSettings
+from bot.table_data import Table, TableSettings
+from bot.tables import TableService
+from bot.ui.leaderboard import lb_custom_id, leaderboard_view
 from engine.actions import Event
 from tests.bot.backends import Backend
+from tests.bot.deciders import RandomDeciders
 
 GUILD, OTHER = 10, 20
 ANN, BEA, CAL, DON = 101, 102, 103, 104
 SHORT = {"level_ranks": "K,A", "finish": "reach_ace"}  # one hand decides the match
 AWAY = TableSettings().scaled(0.0)  # no pauses: every human's turn goes to a computer
+
+
+class Stats:
+    """The stats services over one store, wired as the bot wires them."""
+
+    def __init__(self, store: Store) -> None:
+        self.settings = ServerSettingsService(store)
+        self.counter = StatsCounter(store, self.settings)
+        self.queries = StatsQueries(store)
+        self.exports = MatchExporter(store)
 
 
 class Quiet:
@@ -76,14 +91,17 @@ async def play_match(service: TableService, guild: int, channel: int,
     while table.status != "finished":
         assert loop.time() < end, "the match did not finish"
         await asyncio.sleep(0.01)
-    if table.task:
-        await table.task
+    # the table says finished first, then the store is told: wait for it
+    while (match := await service.store.load_match(table.match_id)) is None \
+            or match.status != "finished":
+        assert loop.time() < end, "the match was not stored as finished"
+        await asyncio.sleep(0.01)
     return table
 
 
-def service_for(store: Store, stats: StatsService, seed: int = 3) -> TableService:
+def service_for(store: Store, stats: Stats, seed: int = 3) -> TableService:
     return TableService(store, Quiet(), RandomDeciders(), default_settings=AWAY, seed=seed,
-                        stats=stats)
+                        stats=stats.counter if stats else None)
 
 
 # -- ranked -------------------------------------------------------------------------------
@@ -98,27 +116,26 @@ def service_for(store: Store, stats: StatsService, seed: int = 3) -> TableServic
 async def test_a_table_is_ranked_unless_settings_forbid_its_computers(
         store: Store, seats: list[SeatRecord], computers_ranked: bool, ranked: bool
 ) -> None:
-    stats = StatsService(store)
-    await stats.update_settings(GUILD, computers_ranked=computers_ranked)
-    assert await stats.ranked(GUILD, seats) is ranked
+    stats = Stats(store)
+    await stats.settings.update(GUILD, computers_ranked=computers_ranked)
+    assert await stats.counter.ranked(GUILD, seats) is ranked
 
 
 # -- per-hand stats -------------------------------------------------------------------------
 
 
 def _match(seats: list[SeatRecord]) -> MatchRecord:
-    from datetime import datetime, timezone
-
-    return MatchRecord(1, GUILD, 5, 7, {}, seats, "playing", None,
-                       datetime.now(timezone.utc), None, 0, True)
+    return MatchRecord(1, GUILD, 5, 7, {}, seats, "playing", None, datetime.now(UTC), None,
+                       0, True)
 
 
 def _hand(**changes: object) -> HandRecord:
-    fields: dict[str, object] = dict(
-        match_id=1, hand_no=0, dealer=0, level="K", trump="S", defenders_team=0,
-        attacker_points=90, kitty_multiplier=2, last_trick_team=1, winner_team=1,
-        levels_gained=1, levels_before=["K", "K"], levels_after=["K", "A"], result={},
-        last_trick_seat=3)
+    fields: dict[str, object] = {
+        "match_id": 1, "hand_no": 0, "dealer": 0, "level": "K", "trump": "S",
+        "defenders_team": 0, "attacker_points": 90, "kitty_multiplier": 2,
+        "last_trick_team": 1, "winner_team": 1, "levels_gained": 1,
+        "levels_before": ["K", "K"], "levels_after": ["K", "A"], "result": {},
+        "last_trick_seat": 3}
     fields.update(changes)
     return HandRecord(**fields)  # type: ignore[arg-type]
 
@@ -178,7 +195,7 @@ def test_a_draw_moves_equal_players_equally() -> None:
 
 
 async def test_real_matches_are_counted_once_and_shown_per_server(store: Store) -> None:
-    stats = StatsService(store)
+    stats = Stats(store)
     service = service_for(store, stats)
     try:
         tables = [await play_match(service, GUILD, 1, [ANN, BEA, None, None]),
@@ -189,12 +206,12 @@ async def test_real_matches_are_counted_once_and_shown_per_server(store: Store) 
     hands = {t.match_id: await store.match_hands(t.match_id) for t in tables}  # type: ignore[index]
     assert all(len(h) >= 1 for h in hands.values())
     # counting again (a restart's catch-up) changes nothing
-    before = await stats.stats(GUILD, ANN)
-    assert await stats.catch_up() == 0
-    assert await stats.stats(GUILD, ANN) == before
+    before = await stats.queries.stats(GUILD, ANN)
+    assert await stats.counter.catch_up() == 0
+    assert await stats.queries.stats(GUILD, ANN) == before
 
     # Ann's record in GUILD equals what the stored hands say, and nothing from OTHER
-    ann = await stats.stats(GUILD, ANN)
+    ann = await stats.queries.stats(GUILD, ANN)
     assert ann is not None
     mine = [(m, h) for t in tables[:2] for m in [await store.load_match(t.match_id)]
             for h in hands[t.match_id]]  # type: ignore[index]
@@ -214,34 +231,34 @@ async def test_real_matches_are_counted_once_and_shown_per_server(store: Store) 
 
     # leaderboards list this server's humans only, never a computer or another server
     for order in ("rating", "wins", "levels"):
-        page = await stats.leaderboard(GUILD, order, 0)
+        page = await stats.queries.leaderboard(GUILD, order, 0)
         assert {r.user_id for r in page.rows} == {ANN, BEA, CAL}, order
-        other = await stats.leaderboard(OTHER, order, 0)
+        other = await stats.queries.leaderboard(OTHER, order, 0)
         assert {r.user_id for r in other.rows} == {ANN, DON}, order
-    board = (await stats.leaderboard(GUILD, "rating", 0)).rows
+    board = (await stats.queries.leaderboard(GUILD, "rating", 0)).rows
     assert [r.rating.score for r in board] == sorted((r.rating.score for r in board),  # type: ignore[union-attr]
                                                       reverse=True)
 
     # history: newest first, with partners and results
-    history = await stats.history(GUILD, ANN)
+    history = await stats.queries.history(GUILD, ANN)
     assert [e.match_id for e in history] == [tables[1].match_id, tables[0].match_id]
     assert (history[0].partners, history[0].opponents) == (["P103"], ["Bot 2", "Bot 4"])
     assert (history[1].partners, history[1].opponents) == (["Bot 3"], ["P102", "Bot 4"])
-    assert await stats.history(GUILD, DON) == []
+    assert await stats.queries.history(GUILD, DON) == []
 
     # export: only here, only when over, and it replays to the stored results exactly
     for table in tables[:2]:
-        document = json.loads(json.dumps(await stats.export(GUILD, table.match_id)))  # type: ignore[arg-type]
+        document = json.loads(json.dumps(await stats.exports.export(GUILD, table.match_id)))  # type: ignore[arg-type]
         assert replay_export(document) == document["hands"]
         assert len(document["hands"]) == len(hands[table.match_id])  # type: ignore[index]
     with pytest.raises(BotError) as refused:
-        await stats.export(OTHER, tables[0].match_id)  # type: ignore[arg-type]
+        await stats.exports.export(OTHER, tables[0].match_id)  # type: ignore[arg-type]
     assert refused.value.key == "no_match"
 
 
 async def test_a_hand_left_uncounted_by_a_crash_is_counted_at_start_up(
         store: Store) -> None:
-    stats = StatsService(store)
+    stats = Stats(store)
     service = service_for(store, None)  # type: ignore[arg-type]
     service.stats = None  # the bot "died" before counting
     try:
@@ -250,9 +267,9 @@ async def test_a_hand_left_uncounted_by_a_crash_is_counted_at_start_up(
         await service.close()
     match_id = table.match_id
     assert match_id is not None and await store.pending_stats() == [match_id]
-    assert (await store.match_hands(match_id)) and await stats.stats(GUILD, ANN) is not None
-    assert (await stats.stats(GUILD, ANN)).hands_defending == 0  # type: ignore[union-attr]
-    counted = await stats.catch_up()
+    assert (await store.match_hands(match_id)) and await stats.queries.stats(GUILD, ANN) is not None
+    assert (await stats.queries.stats(GUILD, ANN)).hands_defending == 0  # type: ignore[union-attr]
+    counted = await stats.counter.catch_up()
     assert counted == len(await store.match_hands(match_id))
     assert await store.pending_stats() == []
     with pytest.raises(StoreError, match="cannot be counted"):
@@ -261,7 +278,7 @@ async def test_a_hand_left_uncounted_by_a_crash_is_counted_at_start_up(
 
 async def test_leaderboard_pages_of_ten_with_buttons_that_carry_only_ids(
         store: Store) -> None:
-    stats = StatsService(store)
+    stats = Stats(store)
     # 23 players with distinct ratings, made through the store's own methods
     for i in range(23):
         user = 1000 + i
@@ -270,25 +287,25 @@ async def test_leaderboard_pages_of_ten_with_buttons_that_carry_only_ids(
         await store.count_hand(match, 0, hand_stats(await store.load_match(match), _hand()),  # type: ignore[arg-type]
                                [Rating(user, 20.0 + i, 2.0)])
         await store.finish_match(match, "finished", 0)
-    first = await stats.leaderboard(GUILD, "rating", 0)
+    first = await stats.queries.leaderboard(GUILD, "rating", 0)
     assert (first.pages, first.total, len(first.rows)) == (3, 23, PAGE_SIZE)
     assert [r.user_id for r in first.rows] == [1022 - i for i in range(10)]
-    last = await stats.leaderboard(GUILD, "rating", 2)
+    last = await stats.queries.leaderboard(GUILD, "rating", 2)
     assert [r.position for r in last.rows] == [21, 22, 23]
-    assert (await stats.leaderboard(GUILD, "rating", 9)).page == 2  # past the end: last page
+    assert (await stats.queries.leaderboard(GUILD, "rating", 9)).page == 2  # past the end: last page
     ids = [item.custom_id for item in leaderboard_view(first, "en-US").children]  # type: ignore[attr-defined]
     assert ids == [lb_custom_id(GUILD, "rating", 1), lb_custom_id(GUILD, "wins", 0),
                    lb_custom_id(GUILD, "levels", 0)]
-    middle = leaderboard_view(await stats.leaderboard(GUILD, "wins", 1), "en-US")
+    middle = leaderboard_view(await stats.queries.leaderboard(GUILD, "wins", 1), "en-US")
     assert [i.custom_id for i in middle.children][:2] == [  # type: ignore[attr-defined]
         "sj:lb:10:wins:0", "sj:lb:10:wins:2"]
     assert all(len(i) < 100 for i in ids)
     # a click in another server is refused, whatever the id says
     with pytest.raises(BotError) as refused:
-        await stats.leaderboard_click(OTHER, GUILD, "rating", 1)
+        await stats.queries.leaderboard_click(OTHER, GUILD, "rating", 1)
     assert refused.value.key == "lb_other_server"
-    assert (await stats.leaderboard_click(GUILD, GUILD, "levels", 1)).rows
-    assert (await stats.leaderboard(OTHER, "rating", 0)).rows == []
+    assert (await stats.queries.leaderboard_click(GUILD, GUILD, "levels", 1)).rows
+    assert (await stats.queries.leaderboard(OTHER, "rating", 0)).rows == []
 
 
 # -- server settings --------------------------------------------------------------------------
@@ -305,17 +322,17 @@ def test_option_text_keeps_commas_inside_values(text: str, parsed: dict[str, str
 
 async def test_server_defaults_apply_to_new_tables_of_the_default_preset(
         store: Store) -> None:
-    stats = StatsService(store)
-    saved = await stats.update_settings(GUILD, options="level_ranks=K,A finish=reach_ace",
+    stats = Stats(store)
+    saved = await stats.settings.update(GUILD, options="level_ranks=K,A finish=reach_ace",
                                         turn_timer=20)
     assert saved.rules_for(None, {}) == ("classic", SHORT)
     assert saved.rules_for(None, {"finish": "pass_ace"})[1]["finish"] == "pass_ace"
     assert saved.rules_for("one-deck", {}) == ("one-deck", {})
-    assert (await stats.server_settings(GUILD)).turn_timer == 20
-    assert await stats.server_settings(OTHER) == ServerSettings()
+    assert (await stats.settings.get(GUILD)).turn_timer == 20
+    assert await stats.settings.get(OTHER) == ServerSettings()
     with pytest.raises(BotError) as refused:
-        await stats.update_settings(GUILD, options="decks=9")
+        await stats.settings.update(GUILD, options="decks=9")
     assert refused.value.key == "bad_rules"
-    changed = await stats.update_settings(GUILD, preset="one-deck")
+    changed = await stats.settings.update(GUILD, preset="one-deck")
     assert changed.options == {} and changed.turn_timer == 20  # old preset's options dropped
-    assert await stats.update_settings(GUILD, reset=True) == ServerSettings()
+    assert await stats.settings.update(GUILD, reset=True) == ServerSettings()

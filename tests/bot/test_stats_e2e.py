@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.stats import replay_export
+from bot.stats.export import replay_export
 from bot.store import HandRecord, HandStats, Rating, SeatRecord, open_store
 from tests.bot.harness import World, create_and_start, running_bot, wait_until
 from tests.fakediscord import FakeUser

@@ -6,18 +6,20 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 
 import pytest
 
-from bot.ai import RandomDeciders
 from bot.errors import BotError
-from bot.store import Store, StoreError
-from bot.tables import Table, TableService, TableSettings
-from engine.actions import Event
-from engine.game import Playing
+from bot.store import HandRecord, Store, StoreError
+from bot.table_data import Table, TableSettings
+from bot.tables import TableService
+from engine.actions import Event, action_to_dict
+from engine.game import HandOver, Playing
 from engine.legal import legal_plays
 from engine.simulate import random_action
 from tests.bot.backends import Backend
+from tests.bot.deciders import RandomDeciders
 
 FAST = TableSettings(turn_timer=30.0, deal_pause=0.0, last_chance=0.0, hand_pause=0.0,
                      ai_pause=0.0)
@@ -76,12 +78,13 @@ async def _table_waiting_for(service: TableService, user: int, settings: TableSe
 
 async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(backend: Backend
                                                                              ) -> None:
-    service, recorder, store = await _service(backend)
+    service, recorder, _ = await _service(backend)
     settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
                              hand_pause=0.0, ai_pause=0.0)
     table = await _table_waiting_for(service, 100, settings)
     await _wait(lambda: any(e.kind == "away" and e.seat == 0 for e in recorder.public))
     assert table.seats[0].away
+    await _wait(lambda: table.actor() != 0)  # a computer played for Ann
     # the owner comes back: when they act, the seat is theirs again
     table.settings = TableSettings(turn_timer=30.0, deal_pause=0.0, last_chance=0.0,
                                    hand_pause=0.0, ai_pause=0.0, away_pause=30.0)
@@ -104,9 +107,9 @@ async def test_two_clicks_at_once_apply_one_action(backend: Backend) -> None:
     refused = [r for r in results if isinstance(r, BotError)]
     assert len(refused) == 1 and refused[0].key == "illegal"
     assert [r for r in results if not isinstance(r, BaseException)]
-    async with table.lock:  # the clock goes on: look at a consistent moment
-        stored = await store.load_actions(table.match_id)
-        assert len(stored) == len(table.game.log) >= before + 1
+    await service.close()  # the clock stops: look at a consistent moment
+    stored = await store.load_actions(table.match_id)
+    assert len(stored) == len(table.game.log) >= before + 1
     mine = [a for a in stored[before:] if a["type"] == "Play" and a["seat"] == 0]
     assert len(mine) == 1  # one click applied, the other refused
 
@@ -146,7 +149,7 @@ class FailingStore:
         await self._store.append_action(match_id, seq, action)
 
 
-async def test_an_action_that_cannot_be_stored_is_undone(backend: Backend) -> None:
+async def test_an_action_that_cannot_be_stored_changes_nothing(backend: Backend) -> None:
     store = FailingStore(await backend.open())
     service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
@@ -162,6 +165,16 @@ async def test_an_action_that_cannot_be_stored_is_undone(backend: Backend) -> No
     store.fail = False
 
 
+async def _stored_as_finished(store: Store, match_id: int | None) -> None:
+    """The table says finished first, then the store is told: wait for the store."""
+    assert match_id is not None
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 30
+    while (match := await store.load_match(match_id)) is None or match.status != "finished":
+        assert loop.time() < end, "the match was not stored as finished"
+        await asyncio.sleep(0.01)
+
+
 async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend: Backend
                                                                         ) -> None:
     service, recorder, store = await _service(backend)
@@ -171,8 +184,7 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend:
     await service.start(1, 100)
     await service.leave(1, 100)  # a computer takes over the seat
     await _wait(lambda: table.status == "finished", timeout=60)
-    if table.task:  # the status is set first, then the match is stored as finished
-        await table.task
+    await _stored_as_finished(store, table.match_id)
     match = await store.load_match(table.match_id)
     assert match is not None and match.status == "finished"
     hands = await store.match_hands(table.match_id)
@@ -191,5 +203,86 @@ async def test_restore_rebuilds_a_game_from_its_log(backend: Backend) -> None:
     fingerprint = table.game.fingerprint()
     again, _, _ = await _service(backend, store)
     restored = await again.restore()
-    assert [t.channel_id for t in restored] == [1]
-    assert restored[0].game.fingerprint() == fingerprint
+    assert [r.table.channel_id for r in restored] == [1]
+    assert restored[0].table.game.fingerprint() == fingerprint
+
+
+class HandsFailingStore:
+    """The real store, which takes every action but cannot record a hand's result."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def record_hand(self, hand: HandRecord) -> None:
+        raise StoreError("disk full")
+
+
+async def test_a_stored_play_is_done_even_when_its_hand_cannot_be_recorded(backend: Backend
+                                                                            ) -> None:
+    store = HandsFailingStore(await backend.open())
+    service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic", options={})
+    await service.start(1, 100)
+    # Ann plays every turn of hers until the hand is scored: no play may be refused,
+    # although the result of the hand cannot be stored
+    while not isinstance(table.game.phase, HandOver):
+        await _wait(lambda: table.actor() == 0 or isinstance(table.game.phase, HandOver))
+        if table.actor() == 0:
+            action = random_action(table.game, random.Random(len(table.game.log)))
+            await service.act(1, 100, lambda seat, chosen=action: chosen)
+    assert await store.match_hands(table.match_id) == []
+    await service.close()
+    # a restart replays the log and records the hand it had missed
+    working = await backend.open()
+    again, _, _ = await _service(backend, working)
+    await again.restore()
+    assert len(await working.match_hands(table.match_id)) == 1
+
+
+class Thinking(RandomDeciders):
+    """Computer players; the one deciding for ``slow_seat`` thinks until told to go on."""
+
+    def __init__(self, slow_seat: int) -> None:
+        super().__init__(declare_chance=0.0)
+        self.slow_seat = slow_seat
+        self.thinking = asyncio.Event()
+        self.go_on = asyncio.Event()
+
+    async def decide(self, game, seat: int, level: str, seed: int):  # type: ignore[no-untyped-def]
+        if seat == self.slow_seat:
+            self.thinking.set()
+            await self.go_on.wait()
+        return await super().decide(game, seat, level, seed)
+
+
+async def test_the_table_answers_while_a_computer_thinks_and_a_late_decision_is_dropped(
+        backend: Backend) -> None:
+    store = await backend.open()
+    thinking = Thinking(slow_seat=0)
+    service = TableService(store, Recorder(), thinking, default_settings=FAST, seed=7)
+    _OPEN.extend([service, store])
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic", options={},
+                                 settings=replace(FAST, turn_timer=0.01, away_pause=0.0))
+    await service.start(1, 100)
+    # Ann's turn times out: a computer starts thinking for her
+    await asyncio.wait_for(thinking.thinking.wait(), 30)
+    assert table.seats[0].away
+    # the table's lock is free: a refusal comes at once, not when the computer is done
+    with pytest.raises(BotError) as refused:
+        await asyncio.wait_for(service.join(1, 200, "Bea"), 1)
+    assert refused.value.key == "already_started"
+    # Ann is back before the computer has decided: her own action counts
+    before = len(table.game.log)
+    action = random_action(table.game, random.Random(1))
+    await asyncio.wait_for(service.act(1, 100, lambda seat: action), 1)
+    thinking.go_on.set()
+    await _wait(lambda: len(table.game.log) > before + 1)
+    await service.close()
+    stored = await store.load_actions(table.match_id)
+    assert stored[before] == action_to_dict(action)
+    assert stored == [action_to_dict(a) for a in table.game.log]

@@ -143,6 +143,20 @@ async def read_body(request: web.Request, limit: int) -> tuple[Any, list[Uploade
         raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
 
 
+@dataclass
+class Fault:
+    """An injected failure (``FakeDiscord.inject_fault``)."""
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    times: int
+    code: int = 0
+    retry_after: float | None = None
+    drop: bool = False
+    hits: int = 0
+
+
 async def handle_api(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
     path = "/" + request.match_info["tail"]
     method = request.method
@@ -156,6 +170,27 @@ async def handle_api(fake: FakeDiscord, request: web.Request) -> web.StreamRespo
         fake.requests.append((method, path, 404))
         log.warning("unknown route %s %s", method, path)
         return json_response({"message": "404: Not Found", "code": 0}, 404)
+
+    fault = next((f for f in fake.faults if f.times > 0 and f.method == method
+                  and f.path.fullmatch(path)), None)
+    if fault is not None:
+        fault.times -= 1
+        fault.hits += 1
+        fake.requests.append((method, path, fault.status))
+        if fault.drop:
+            assert request.transport is not None
+            request.transport.close()  # a dropped connection: no answer at all
+            return web.Response(status=fault.status)
+        headers = {}
+        body: dict[str, Any] = {"code": fault.code, "message": f"injected {fault.status}"}
+        if fault.status == 429:
+            after = fault.retry_after if fault.retry_after is not None else 1.0
+            headers = {"Retry-After": f"{after}", "X-RateLimit-Scope": "user"}
+            body.update(message="You are being rate limited.", retry_after=after,
+                        **{"global": False})
+        fake.http_errors.append(HttpError(method, path, fault.status, fault.code,
+                                          "injected"))
+        return web.json_response(body, status=fault.status, headers=headers)
 
     status, result = 200, None
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import copy
 import logging
 import secrets
@@ -107,6 +108,7 @@ class FakeDiscord:
         self.unknown_routes: list[rest.UnknownRoute] = []
         self.internal_errors: list[str] = []
         self.requests: list[tuple[str, str, int]] = []
+        self.faults: list[rest.Fault] = []
         self._pending_events: list[asyncio.Task[None]] = []
         self.diagnostics: list[Callable[[], str]] = []  # extra text for timeout messages (e.g. bot log)
 
@@ -125,6 +127,18 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
 
     # --- lifecycle -------------------------------------------------------------------------------
+
+    def inject_fault(self, method: str, path: str, status: int, *, times: int = 1,
+                     code: int = 0, retry_after: float | None = None,
+                     drop: bool = False) -> rest.Fault:
+        """The next ``times`` requests ``method`` ``path`` (a regex, full match against the
+        path after /api/v10, e.g. ``r"/channels/\\d+/messages"``) fail with ``status``
+        (a 429 carries ``retry_after`` seconds, as Discord's rate limits do), or with
+        ``drop=True`` the connection is closed without an answer. The handler never runs."""
+        fault = rest.Fault(method.upper(), re.compile(path), status, times, code,
+                           retry_after, drop)
+        self.faults.append(fault)
+        return fault
 
     async def start(self, host: str = "127.0.0.1") -> FakeDiscord:
         """Serves REST and gateway on a free port of ``host``."""

@@ -39,7 +39,7 @@ def changed_box(a: bytes, b: bytes) -> tuple[int, int, int, int] | None:
 
 def test_every_hand_size_renders_within_limits() -> None:
     heights = []
-    for count in [*range(0, 53), 60, 120]:
+    for count in [*range(53), 60, 120]:
         cards = dealt(4, count, seed=count)
         rendered, order = render_hand(cards, HEARTS_5)
         image = pixels(rendered.png)
@@ -118,7 +118,7 @@ def test_a_mark_changes_only_that_cards_area(mark: str) -> None:
     assert box is not None and selected_box is not None
     assert box[2] - box[0] <= CARD_WIDTH
     assert box[3] - box[1] <= RAISE + CARD_HEIGHT + NUMBER_AREA
-    left, top, right, bottom = selected_box
+    left, _, right, bottom = selected_box
     assert left <= box[0] and box[2] <= right and bottom >= box[3], "inside the card's slot"
 
 

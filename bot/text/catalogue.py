@@ -1,17 +1,13 @@
 """Every user-facing string, in English and Simplified Chinese, keyed by error or event.
 
 ``lang(locale)`` picks the catalogue from a Discord locale ("zh-CN", "zh-TW" → zh; the
-rest → en). ``say(locale, key, **params)`` formats one text; ``describe_event`` turns an
-engine event into a line for the channel (public events) or for one player (private).
+rest → en). ``say(locale, key, **params)`` formats one text; ``bot.text.events`` words
+engine events with these texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
-
-from engine.actions import Event
-from engine.cards import Card
 
 EN: dict[str, str] = {
     # refusals
@@ -24,7 +20,6 @@ EN: dict[str, str] = {
     "not_seated": "You are not seated at this table.",
     "bad_ai_level": "Computer players come in these levels: {levels}.",
     "not_a_bot_seat": "Seat {seat} is not a computer player.",
-    "seats_empty": "Some seats are empty.",
     "not_host": "Only the table's host or a member with Manage Server can do that.",
     "not_started": "The game has not started yet.",
     "already_started": "The game has already started.",
@@ -93,7 +88,16 @@ EN: dict[str, str] = {
     "ev_trick_won_ruff": "{name} ruffs with trumps and wins the trick ({points} points).",
     "ev_match_over": "Team {team} wins the match!",
     "ev_hand_started": "Hand {number} begins: {dealer} deals, level {level}.",
-    "ev_away": "{name} is away: a computer plays for them until they are back.",
+    "ev_away": "{name} is away: a computer plays for them until they are back "
+               "(press “I'm back”, open your hand, or play).",
+    "ev_back": "{name} is back.",
+    "btn_back": "I'm back",
+    "back": "Welcome back: you play your own cards again.",
+    "not_away": "You are not marked away: you are playing your own cards.",
+    "no_cards": "no cards given",
+    "standing_line": "Declared: {text}",
+    "panel_expired": "This panel no longer refreshes (Discord lets a bot update it for 15 "
+                     "minutes): press “My hand” or use `/shengji hand` for a fresh one.",
     "ev_kitty_taken": "You took the kitty: {cards}",
     "ev_cards_taken": "You took these cards from the declaration you stuck: {cards}",
     "ev_cards_returned": "You received these cards back: {cards}",
@@ -112,7 +116,6 @@ ZH: dict[str, str] = {
     "not_seated": "你不在这张牌桌上。",
     "bad_ai_level": "电脑玩家的级别：{levels}。",
     "not_a_bot_seat": "{seat} 号座位不是电脑玩家。",
-    "seats_empty": "还有空座位。",
     "not_host": "只有桌主或有“管理服务器”权限的成员可以这样做。",
     "not_started": "牌局还没开始。",
     "already_started": "牌局已经开始了。",
@@ -176,7 +179,15 @@ ZH: dict[str, str] = {
     "ev_trick_won_ruff": "{name} 毙牌，赢了这一轮（{points} 分）。",
     "ev_match_over": "{team} 队赢得比赛！",
     "ev_hand_started": "第 {number} 局开始：{dealer} 坐庄，打 {level}。",
-    "ev_away": "{name} 暂离：由电脑代打，直到回来。",
+    "ev_away": "{name} 暂离：由电脑代打，直到回来（点“我回来了”、打开手牌或出牌）。",
+    "ev_back": "{name} 回来了。",
+    "btn_back": "我回来了",
+    "back": "欢迎回来：你又自己出牌了。",
+    "not_away": "你没有暂离：正在自己出牌。",
+    "no_cards": "没有写牌",
+    "standing_line": "亮主：{text}",
+    "panel_expired": "这个面板不再刷新（Discord 只允许机器人在 15 分钟内更新它）："
+                     "点“我的牌”或用 `/shengji hand` 打开新的面板。",
     "ev_kitty_taken": "你拿到了底牌：{cards}",
     "ev_cards_taken": "你从被粘的亮牌拿到：{cards}",
     "ev_cards_returned": "你收回了这些牌：{cards}",
@@ -205,9 +216,6 @@ ENGINE_ZH: dict[str, str] = {
     "bury_count": "扣底张数不对。",
 }
 
-_SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "red": "red (♥♦)",
-               "black": "black (♠♣)"}
-
 
 def lang(locale: str | None) -> dict[str, str]:
     return ZH if (locale or "").lower().startswith("zh") else EN
@@ -233,56 +241,6 @@ def engine_reason(locale: str | None, code: str | None, message: str,
     if lang(locale) is ZH and code in ENGINE_ZH:
         return ENGINE_ZH[code]
     return message
-
-
-def trump_name(locale: str | None, trump: str | None) -> str:
-    if trump is None:
-        return say(locale, "trump_unknown")
-    if trump == "none":
-        return say(locale, "no_trump")
-    return _SUIT_NAMES.get(trump, trump)
-
-
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
-
-
-def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str | None:
-    """One line for an event, or None for events shown otherwise (deal ticks, turns)."""
-    def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-
-    kind = ev.kind
-    params: dict[str, Any] = dict(ev.data)
-    params["name"] = name(ev.seat)
-    if ev.cards:
-        params["cards"] = cards_text(ev.cards)
-    if kind in ("stuck", "returned"):
-        params["victim"] = name(params.get("victim"))
-    elif kind == "deal_ended":
-        params["dealer"], params["taker"] = name(params["dealer"]), name(params["taker"])
-    elif kind == "trump":
-        params["trump"] = trump_name(locale, params.get("trump"))
-    elif kind == "hand_started":
-        params["dealer"] = name(params.get("dealer"))
-        params["number"] = int(params.get("number", 0)) + 1
-    elif kind == "match_over":
-        params["team"] = int(params.get("team", 0)) + 1
-    elif kind == "throw_failed":
-        params["forced"] = " ".join(c.pretty for c in _parse(params.get("forced", "")))
-    elif kind == "hand_scored":
-        result = params.get("result")
-        return "\n".join(result.explain()) if result is not None else None
-    key = "ev_" + kind + ("_ruff" if params.get("ruff") else "")
-    if key not in EN:
-        return None
-    return say(locale, key, **params)
-
-
-def _parse(text: str) -> list[Card]:
-    from engine.cards import parse_cards
-
-    return parse_cards(text)
 
 
 # -- stats (issue 7): leaderboards, stats, history, export, server settings --------------------

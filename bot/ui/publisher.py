@@ -13,39 +13,78 @@ the public view only.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
-from bot.buttons import table_buttons
-from bot.render import result_picture, seat_names, status_line, table_picture
-from bot.tables import Table
-from bot.text import describe_event, say, trump_name
+from bot.table_data import Table
+from bot.text.catalogue import say
+from bot.text.events import describe_event, trump_name
+from bot.ui.buttons import table_buttons
+from bot.ui.render import result_picture, seat_names, table_picture, table_text
 from engine.actions import Event
-
-if TYPE_CHECKING:
-    from bot.client import ShengjiBot
 
 log = logging.getLogger(__name__)
 
 TABLE_LOG_LINES = 8
 
 
+class Postbox:
+    """A way to post: channel messages and direct messages, through a Discord client."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(channel_id)
+
+    async def direct(self, user_id: int, text: str) -> None:
+        user = self._client.get_user(user_id) or await self._client.fetch_user(user_id)
+        await user.send(text)
+
+
 class DiscordPublisher:
-    def __init__(self, bot: ShengjiBot, *, edit_interval: float = 1.0) -> None:
-        self.bot = bot
+    """``Publisher`` for the TableService. ``message_posted(table, message_id)`` is told
+    when the table message moves to a new message; ``redrawn(channel_id)`` after each
+    redraw of a table (the open hand panels follow it)."""
+
+    def __init__(self, post: Postbox, *,
+                 message_posted: Callable[[Table, int], Awaitable[None]],
+                 redrawn: Callable[[int], Awaitable[None]],
+                 edit_interval: float = 1.0) -> None:
+        self.post = post
+        self.message_posted = message_posted
+        self.redrawn = redrawn
         self.edit_interval = edit_interval
         self.recent: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=TABLE_LOG_LINES))
         self.pending_private: dict[tuple[int, int], list[str]] = defaultdict(list)
-        # (channel, user) -> a coroutine function that refreshes the user's hand panel
-        self.panels: dict[tuple[int, int], Callable[[], Any]] = {}
         self._flushing: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._latest: dict[int, Table] = {}
         self._lock: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._closing = False
+
+    async def close(self) -> None:
+        """Stop redrawing (before the HTTP session closes): pending redraws are dropped,
+        running ones cancelled."""
+        self._closing = True
+        tasks = [t for t in self._flushing.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def remember_events(self, table: Table, events: Sequence[Event]) -> None:
+        """The table's recent lines from events that happened before (a restart replays
+        the log, so the lines survive it without being stored twice)."""
+        names = seat_names(table)
+        for ev in events:
+            if ev.audience is None and ev.kind != "hand_scored":
+                line = describe_event(table.locale, ev, names)
+                if line:
+                    self.recent[table.channel_id].append(line)
 
     # -- Publisher protocol ---------------------------------------------------------------------
 
@@ -57,7 +96,7 @@ class DiscordPublisher:
                 self.recent[table.channel_id].append(line)
             if ev.kind == "hand_scored":
                 await self._post_result(table, ev, names)
-        self._schedule(table)
+        self.schedule(table)
 
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
         occupant = table.seats[seat]
@@ -71,12 +110,14 @@ class DiscordPublisher:
                 line = describe_event(table.locale, ev, seat_names(table))
                 if line:
                     self.pending_private[(table.channel_id, occupant.user_id)].append(line)
-        self._schedule(table)
+        self.schedule(table)
 
     # -- the table message ---------------------------------------------------------------------
 
-    def _schedule(self, table: Table) -> None:
+    def schedule(self, table: Table) -> None:
         """Redraw soon; changes that arrive while a redraw runs get one more redraw."""
+        if self._closing:
+            return
         channel = table.channel_id
         self._dirty.add(channel)
         self._latest[channel] = table  # a new table in the channel replaces the old one
@@ -85,7 +126,7 @@ class DiscordPublisher:
             self._flushing[channel] = asyncio.create_task(self._flush(channel))
 
     async def _flush(self, channel_id: int) -> None:
-        while channel_id in self._dirty:
+        while channel_id in self._dirty and not self._closing:
             if self.edit_interval:
                 await asyncio.sleep(self.edit_interval)
             self._dirty.discard(channel_id)
@@ -94,37 +135,11 @@ class DiscordPublisher:
                 await self.refresh(table)
             except Exception:  # noqa: BLE001 - a failed edit must not stop the game
                 log.exception("could not update the table message in %s", table.channel_id)
-            for (channel, user), refresh in list(self.panels.items()):
-                if channel == table.channel_id:
-                    try:
-                        await refresh()
-                    except discord.HTTPException:
-                        self.panels.pop((channel, user), None)  # expired or deleted
+            await self.redrawn(channel_id)
 
     def summary(self, table: Table) -> str:
-        locale = table.locale
-        lines = [f"**{say(locale, 'table_title', preset=table.preset)}**"]
-        for i, seat in enumerate(table.seats):
-            name = seat.name if seat else say(locale, "empty_seat")
-            if seat and seat.is_ai:
-                name += f" 🤖 {seat.ai_level}"
-            lines.append(say(locale, "lobby_line", seat=i + 1, name=name))
-        game = table.game
-        if game is not None and table.status == "playing":
-            from engine.views import public_view
-
-            view = public_view(game)
-            levels = f"{game.levels[0].label} / {game.levels[1].label}"
-            trump = trump_name(locale, None if view.ctx is None else
-                               ("none" if view.ctx.trump is None else view.ctx.trump.value))
-            lines.append(say(locale, "levels_line", levels=levels, trump=trump) + " · "
-                         + say(locale, "points_line", points=view.attacker_points))
-        lines.append(status_line(table))
-        recent = list(self.recent[table.channel_id])
-        if recent:
-            lines.append("")
-            lines += [f"> {line}" for line in recent]
-        return "\n".join(lines)[:1900]
+        """The table as text, with its recent public events."""
+        return table_text(table, list(self.recent[table.channel_id]))
 
     async def refresh(self, table: Table) -> None:
         """Edit (or post) the table message to show the table as it is now."""
@@ -133,7 +148,7 @@ class DiscordPublisher:
             file = discord.File(_bytes(picture.png), filename="table.png",
                                 description=picture.alt_text[:1024])
             view = table_buttons(table)
-            channel = self.bot.get_partial_messageable(table.channel_id)
+            channel = self.post.channel(table.channel_id)
             content = self.summary(table)
             if table.message_id is not None:
                 try:
@@ -146,14 +161,14 @@ class DiscordPublisher:
                 file = discord.File(_bytes(picture.png), filename="table.png",
                                     description=picture.alt_text[:1024])
             message = await channel.send(content=content, file=file, view=view)
-            await self.bot.tables.remember_message(table, message.id)
+            await self.message_posted(table, message.id)
 
     async def _post_result(self, table: Table, ev: Event, names: list[str]) -> None:
         result = ev.get("result")
         if result is None:
             return
         picture = await result_picture(table.locale, result, names)
-        channel = self.bot.get_partial_messageable(table.channel_id)
+        channel = self.post.channel(table.channel_id)
         text = "\n".join(result.explain()[:-1] + [f"→ {names[result.next_dealer]}"])
         try:
             await channel.send(content=text[:1900], file=discord.File(
@@ -166,22 +181,19 @@ class DiscordPublisher:
     async def _tell_trump(self, table: Table, user_id: int, ev: Event) -> None:
         text = say(table.locale, "trump_dm", trump=trump_name(table.locale, ev.get("trump")))
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text)
-        except discord.Forbidden:
-            # DMs closed (50007): keep it for the player's next interaction
+            await self.post.direct(user_id, text)
+        except Exception as exc:  # noqa: BLE001 - DMs closed (403), or any other failure
+            # keep it for the player's next (private) interaction
+            log.info("could not DM a declarer at table %s (%r): told privately instead",
+                     table.channel_id, exc)
             fallback = say(table.locale, "trump_dm_fallback",
                            trump=trump_name(table.locale, ev.get("trump")))
             self.pending_private[(table.channel_id, user_id)].append(fallback)
-        except discord.HTTPException:
-            log.warning("could not DM a declarer at table %s", table.channel_id)
 
     def take_private(self, channel_id: int, user_id: int) -> list[str]:
         """Private notes kept for a player (e.g. a refused DM), to show ephemerally."""
         return self.pending_private.pop((channel_id, user_id), [])
 
 
-def _bytes(data: bytes) -> Any:
-    import io
-
+def _bytes(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)

@@ -8,15 +8,14 @@ never reach the channel.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Sequence
 
-from bot.errors import BotError
-from bot.tables import Table
-from bot.text import say, trump_name
-from engine.cards import Card, parse_cards
-from engine.errors import EngineError
-from engine.game import Dealing, HandOver, MatchOver
+from bot.table_data import Table
+from bot.text.catalogue import say
+from bot.text.events import trump_name
+from bot.ui.cards_input import hand_order
+from engine.cards import Card
+from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.scoring import HandResult
 from engine.views import SeatView, public_view
 from images import (
@@ -25,42 +24,14 @@ from images import (
     ResultScene,
     SeatInfo,
     TableScene,
-    display_order,
     render_hand,
     render_result,
     render_table,
 )
 
-_NUMBERS = re.compile(r"^[\d\s,，]+$")
-
 
 def seat_names(table: Table) -> list[str]:
     return [f"{i + 1}. {s.name}" if s else f"{i + 1}. —" for i, s in enumerate(table.seats)]
-
-
-def hand_order(view: SeatView) -> list[Card]:
-    """The order of the numbers under the cards of the seat's hand picture."""
-    return display_order(view.hand, view.ctx)
-
-
-def parse_play(text: str, view: SeatView) -> list[Card]:
-    """Cards typed as ``AS AS KS``, ``♠A ♠A ♠K`` or the numbers under the hand picture."""
-    text = text.strip()
-    if not text:
-        raise BotError("bad_cards", reason="no cards given")
-    if _NUMBERS.match(text):
-        order = hand_order(view)
-        numbers = [int(n) for n in re.split(r"[\s,，]+", text) if n]
-        if len(set(numbers)) != len(numbers):
-            raise BotError("bad_cards", reason="a number appears twice")
-        bad = [n for n in numbers if not 1 <= n <= len(order)]
-        if bad:
-            raise BotError("bad_cards", reason=f"your cards are numbered 1 to {len(order)}")
-        return [order[n - 1] for n in numbers]
-    try:
-        return parse_cards(text)
-    except EngineError as exc:
-        raise BotError("bad_cards", reason=exc.message) from None
 
 
 def status_line(table: Table) -> str:
@@ -90,6 +61,32 @@ def status_line(table: Table) -> str:
     return say(locale, key, name=names[actor] if actor is not None else "?")
 
 
+def table_text(table: Table, recent: Sequence[str]) -> str:
+    """The table as text: seats, levels and trump, the status, the recent events."""
+    locale = table.locale
+    lines = [f"**{say(locale, 'table_title', preset=table.preset)}**"]
+    for i, seat in enumerate(table.seats):
+        name = seat.name if seat else say(locale, "empty_seat")
+        if seat and seat.is_ai:
+            name += f" 🤖 {seat.ai_level}"
+        lines.append(say(locale, "lobby_line", seat=i + 1, name=name))
+    game = table.game
+    if game is not None and table.status == "playing":
+        view = public_view(game)
+        levels = f"{game.levels[0].label} / {game.levels[1].label}"
+        trump = trump_name(locale, None if view.ctx is None else
+                           ("none" if view.ctx.trump is None else view.ctx.trump.value))
+        lines.append(say(locale, "levels_line", levels=levels, trump=trump) + " · "
+                     + say(locale, "points_line", points=view.attacker_points))
+        if view.phase == "deal" and view.standing is not None:
+            lines.append(say(locale, "standing_line", text=view.standing.text))
+    lines.append(status_line(table))
+    if recent:
+        lines.append("")
+        lines += [f"> {line}" for line in recent]
+    return "\n".join(lines)[:1900]
+
+
 def table_scene(table: Table) -> TableScene:
     names = seat_names(table)
     game = table.game
@@ -102,13 +99,13 @@ def table_scene(table: Table) -> TableScene:
     actor = table.actor()
     sizes = view.hand_sizes or (0,) * len(names)
     seats = [SeatInfo(n, sizes[i], is_dealer=view.dealer == i, is_turn=actor == i,
-                      team=i % 2, away=bool(table.seats[i] and table.seats[i].away))
-             for i, n in enumerate(names)]
+                      team=i % 2, away=seat is not None and seat.away)
+             for i, (n, seat) in enumerate(zip(names, table.seats, strict=True))]
     level = view.level or game.levels[(view.dealer or 0) % 2]
     trick = [(seat, list(cards)) for seat, cards in view.trick]
     winner = None
     phase = game.phase
-    if trick and getattr(phase, "trick", None) is not None and phase.trick.lead is not None:
+    if trick and isinstance(phase, Playing) and phase.trick.lead is not None:
         plays = [cards for _, cards in phase.trick.plays]
         winner = phase.trick.plays[game.play_rules.trick_winner(phase.trick.lead, plays,
                                                                 phase.ctx)][0]

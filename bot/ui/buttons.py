@@ -8,19 +8,18 @@ restart keep working.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
 from bot.errors import BotError
-from bot.tables import Table
-from bot.text import say
+from bot.services import services_of
+from bot.table_data import Table
+from bot.text.catalogue import say
 from bot.tree import locale_of, reply, report_error
+from bot.ui.panels import open_panel
 
-if TYPE_CHECKING:
-    from bot.client import ShengjiBot
-
-ACTIONS = ("join", "leave", "addai", "start", "hand")
+ACTIONS = ("join", "leave", "addai", "start", "hand", "back")
 
 
 def custom_id(action: str, channel_id: int) -> str:
@@ -28,7 +27,7 @@ def custom_id(action: str, channel_id: int) -> str:
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"sj:(?P<action>join|leave|addai|start|hand):(?P<channel>[0-9]+)"):
+                  template=rf"sj:(?P<action>{'|'.join(ACTIONS)}):(?P<channel>[0-9]+)"):
     def __init__(self, action: str, channel_id: int, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         super().__init__(discord.ui.Button(label=label or action, style=style,
@@ -43,29 +42,31 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["action"], int(match["channel"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("ShengjiBot", interaction.client)
+        services = services_of(interaction.client)
+        tables = services.tables
         locale = locale_of(interaction)
         user = interaction.user
         try:
             if interaction.channel_id != self.channel_id:
                 raise BotError("no_table")
             if self.action == "join":
-                seat = await bot.tables.join(self.channel_id, user.id, user.display_name)
+                seat = await tables.join(self.channel_id, user.id, user.display_name)
                 await reply(interaction, say(locale, "joined", seat=seat + 1))
             elif self.action == "leave":
-                await bot.tables.leave(self.channel_id, user.id)
+                await tables.leave(self.channel_id, user.id)
                 await reply(interaction, say(locale, "left"))
             elif self.action == "addai":
-                seat = await bot.tables.add_ai(self.channel_id, user.id)
+                seat = await tables.add_ai(self.channel_id, user.id)
                 await reply(interaction, say(locale, "ai_added", seat=seat + 1, level="easy"))
+            elif self.action == "back":
+                was_away = await tables.back(self.channel_id, user.id)
+                await reply(interaction, say(locale, "back" if was_away else "not_away"))
             elif self.action == "start":
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                await bot.tables.start(self.channel_id, user.id)
+                await tables.start(self.channel_id, user.id)
                 await reply(interaction, say(locale, "started"))
             else:
-                from bot.panels import open_panel
-
-                await open_panel(bot, interaction)
+                await open_panel(services, interaction)
         except Exception as exc:  # noqa: BLE001 - every failure gets an answer
             await report_error(interaction, exc)
 
@@ -84,5 +85,8 @@ def table_buttons(table: Table) -> discord.ui.View:
     elif table.status == "playing":
         view.add_item(TableButton("hand", table.channel_id, say(locale, "btn_hand"),
                                   discord.ButtonStyle.primary))
+        if any(seat is not None and seat.away for seat in table.seats):
+            view.add_item(TableButton("back", table.channel_id, say(locale, "btn_back"),
+                                      discord.ButtonStyle.success))
         view.add_item(TableButton("leave", table.channel_id, say(locale, "btn_leave")))
     return view

@@ -1,0 +1,102 @@
+"""A server's defaults for new tables (preset, options, turn timer, whether computer
+players may sit at ranked tables), stored as JSON in ``guild_settings``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.errors import BotError
+from bot.store import Store
+from engine.errors import EngineError
+from engine.rules import PRESETS, ruleset
+
+
+def parse_option_text(text: str | None) -> dict[str, str]:
+    """``decks=3, level_ranks=K,A`` → {"decks": "3", "level_ranks": "K,A"}: pairs are
+    separated by spaces (a trailing comma is allowed), and a value may hold commas."""
+    out: dict[str, str] = {}
+    for part in (text or "").split():
+        part = part.strip(",")
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key or not value:
+            raise BotError("bad_rules", reason=f"write options as name=value, not {part!r}")
+        out[key] = value
+    return out
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """What a server's admins set for new tables (stored as JSON in guild_settings)."""
+
+    preset: str | None = None  # None: classic
+    options: dict[str, str] = field(default_factory=dict)  # over the default preset
+    turn_timer: float | None = None  # None: the bot's default
+    computers_ranked: bool = True  # may computer players sit at ranked tables?
+
+    @property
+    def base_preset(self) -> str:
+        return self.preset or "classic"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ServerSettings:
+        preset = data.get("preset")
+        options = data.get("options")
+        timer = data.get("turn_timer")
+        return cls(preset=preset if isinstance(preset, str) and preset in PRESETS else None,
+                   options={str(k): str(v) for k, v in options.items()}
+                   if isinstance(options, dict) else {},
+                   turn_timer=float(timer) if isinstance(timer, (int, float)) else None,
+                   computers_ranked=bool(data.get("computers_ranked", True)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"preset": self.preset, "options": dict(self.options),
+                "turn_timer": self.turn_timer, "computers_ranked": self.computers_ranked}
+
+    def rules_for(self, preset: str | None, options: dict[str, Any]
+                  ) -> tuple[str, dict[str, Any]]:
+        """The preset and options of a new table: the server's default options apply when
+        the table uses the server's default preset; the table's own options win."""
+        chosen = preset or self.base_preset
+        if chosen == self.base_preset:
+            return chosen, {**self.options, **options}
+        return chosen, dict(options)
+
+
+class ServerSettingsService:
+    """Reads and changes a server's settings; every change is checked against the rules."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def get(self, guild_id: int) -> ServerSettings:
+        return ServerSettings.from_dict(await self.store.guild_settings(guild_id))
+
+    async def update(self, guild_id: int, *, preset: str | None = None,
+                              options: str | None = None, turn_timer: float | None = None,
+                              computers_ranked: bool | None = None, reset: bool = False
+                              ) -> ServerSettings:
+        """Change what is given; ``options`` "-" (or "none") clears the default options."""
+        current = ServerSettings() if reset else await self.get(guild_id)
+        new_preset = current.preset if preset is None else preset
+        if options is None:
+            # a new default preset starts without the old preset's options
+            new_options = current.options if preset is None or preset == current.preset \
+                else {}
+        elif options.strip().lower() in ("-", "none"):
+            new_options = {}
+        else:
+            new_options = parse_option_text(options)
+        try:
+            ruleset(new_preset or "classic", **new_options)
+        except EngineError as exc:
+            raise BotError("bad_rules", reason=exc.message) from None
+        settings = ServerSettings(
+            preset=new_preset, options=new_options,
+            turn_timer=current.turn_timer if turn_timer is None else float(turn_timer),
+            computers_ranked=current.computers_ranked if computers_ranked is None
+            else computers_ranked)
+        await self.store.set_guild_settings(guild_id, settings.to_dict())
+        return settings

@@ -1,0 +1,39 @@
+"""Cards as a player types them: ``AS AS KS``, ``♠A ♠A ♠K``, or the numbers under the
+cards of their hand picture (``3 4 9``)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.errors import BotError
+from engine.cards import Card, parse_cards
+from engine.errors import EngineError
+from engine.views import SeatView
+from images import display_order
+
+_NUMBERS = re.compile(r"^[\d\s,，]+$")
+
+
+def hand_order(view: SeatView) -> list[Card]:
+    """The order of the numbers under the cards of the seat's hand picture."""
+    return display_order(view.hand, view.ctx)
+
+
+def parse_play(text: str, view: SeatView) -> list[Card]:
+    """Cards typed as ``AS AS KS``, ``♠A ♠A ♠K`` or the numbers under the hand picture."""
+    text = text.strip()
+    if not text:
+        raise BotError("bad_cards", reason="no cards given")
+    if _NUMBERS.match(text):
+        order = hand_order(view)
+        numbers = [int(n) for n in re.split(r"[\s,，]+", text) if n]
+        if len(set(numbers)) != len(numbers):
+            raise BotError("bad_cards", reason="a number appears twice")
+        bad = [n for n in numbers if not 1 <= n <= len(order)]
+        if bad:
+            raise BotError("bad_cards", reason=f"your cards are numbered 1 to {len(order)}")
+        return [order[n - 1] for n in numbers]
+    try:
+        return parse_cards(text)
+    except EngineError as exc:
+        raise BotError("bad_cards", reason=exc.message) from None

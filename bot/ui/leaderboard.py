@@ -1,0 +1,144 @@
+"""The stats commands' Discord side: leaderboard, stats and history texts and embeds,
+the server settings text, and the leaderboard's persistent paging buttons."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.ratings import display
+from bot.services import services_of
+from bot.stats.queries import HistoryEntry, LeaderboardPage
+from bot.stats.settings import ServerSettings
+from bot.store import LEADERBOARD_ORDERS, LeaderboardRow, PlayerStats
+from bot.text.catalogue import say
+from bot.tree import locale_of, report_error
+
+
+def _number(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def leaderboard_line(locale: str | None, row: LeaderboardRow, order: str) -> str:
+    if order == "rating":
+        key = "lb_line_rating"
+    elif order == "wins":
+        key = "lb_line_wins"
+    else:
+        key = "lb_line_levels"
+    return say(locale, key, pos=row.position, name=discord.utils.escape_markdown(row.name),
+               rating=display(row.rating), hands=row.rating.hands if row.rating else 0,
+               won=row.won, played=row.played, levels=row.levels_gained)
+
+
+def leaderboard_embed(page: LeaderboardPage, locale: str | None) -> discord.Embed:
+    lines = [leaderboard_line(locale, row, page.order) for row in page.rows]
+    embed = discord.Embed(title=say(locale, f"lb_title_{page.order}"),
+                          description="\n".join(lines) or say(locale, "lb_empty"))
+    embed.set_footer(text=say(locale, "lb_footer", page=page.page + 1, pages=page.pages,
+                              total=page.total))
+    return embed
+
+
+def lb_custom_id(guild_id: int, order: str, page: int) -> str:
+    return f"sj:lb:{guild_id}:{order}:{page}"
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=r"sj:lb:(?P<guild>[0-9]+):(?P<order>rating|wins|levels)"
+                                 r":(?P<page>[0-9]{1,6})"):
+    """A paging or ordering button of a leaderboard. Its id says which server, order and
+    page to show, and nothing else; the board is read fresh on every click."""
+
+    def __init__(self, guild_id: int, order: str, page: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or order,
+                                           custom_id=lb_custom_id(guild_id, order, page)))
+        self.guild_id = guild_id
+        self.order = order
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Button[Any], match: re.Match[str]
+                             ) -> LeaderboardButton:
+        return cls(int(match["guild"]), match["order"], int(match["page"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        try:
+            page = await services_of(interaction.client).stats.leaderboard_click(interaction.guild_id, self.guild_id,
+                                                     self.order, self.page)
+            await interaction.response.edit_message(embed=leaderboard_embed(page, locale),
+                                                    view=leaderboard_view(page, locale))
+        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+            await report_error(interaction, exc)
+
+
+def leaderboard_view(page: LeaderboardPage, locale: str | None) -> discord.ui.View:
+    """Previous/next (only where there is a page) and the two other orders."""
+    view = discord.ui.View(timeout=None)
+    if page.page > 0:
+        view.add_item(LeaderboardButton(page.guild_id, page.order, page.page - 1,
+                                        say(locale, "btn_prev")))
+    if page.page + 1 < page.pages:
+        view.add_item(LeaderboardButton(page.guild_id, page.order, page.page + 1,
+                                        say(locale, "btn_next")))
+    for order in LEADERBOARD_ORDERS:
+        if order != page.order:
+            view.add_item(LeaderboardButton(page.guild_id, order, 0,
+                                            say(locale, f"btn_lb_{order}")))
+    return view
+
+
+def stats_embed(stats: PlayerStats | None, name: str, locale: str | None) -> discord.Embed:
+    shown = discord.utils.escape_markdown(stats.name if stats else name)
+    embed = discord.Embed(title=say(locale, "stats_title", name=shown))
+    if stats is None or (stats.played + stats.abandoned + stats.hands_defending
+                         + stats.hands_attacking) == 0:
+        embed.description = say(locale, "stats_none", name=shown)
+        return embed
+    lines = [
+        say(locale, "stats_matches", played=stats.played, won=stats.won,
+            abandoned=stats.abandoned, ranked_played=stats.ranked_played,
+            ranked_won=stats.ranked_won),
+        say(locale, "stats_defending", hands=stats.hands_defending, won=stats.won_defending),
+        say(locale, "stats_attacking", hands=stats.hands_attacking, won=stats.won_attacking),
+        say(locale, "stats_levels", levels=stats.levels_gained),
+        say(locale, "stats_kitties", kitties=stats.kitties_captured),
+    ]
+    if stats.rating is None:
+        lines.append(say(locale, "stats_unrated"))
+    else:
+        lines.append(say(locale, "stats_rating", rating=display(stats.rating),
+                         position=stats.position, mu=_number(stats.rating.mu),
+                         sigma=_number(stats.rating.sigma), hands=stats.rating.hands))
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def history_text(entries: Sequence[HistoryEntry], name: str, locale: str | None) -> str:
+    shown = discord.utils.escape_markdown(name)
+    if not entries:
+        return say(locale, "history_empty", name=shown)
+    lines = [say(locale, "history_title", name=shown)]
+    for e in entries:
+        lines.append(say(
+            locale, "history_line", id=e.match_id,
+            date=e.finished_at.strftime("%Y-%m-%d") if e.finished_at else "—",
+            partners=discord.utils.escape_markdown(", ".join(e.partners) or "—"),
+            opponents=discord.utils.escape_markdown(", ".join(e.opponents)),
+            result=say(locale, f"history_{e.outcome}"), hands=e.hands,
+            levels=f" · {e.levels[0]}:{e.levels[1]}" if e.levels else "",
+            ranked=say(locale, "history_ranked") if e.ranked else ""))
+    return "\n".join(lines)
+
+
+def settings_text(settings: ServerSettings, default_timer: float, locale: str | None) -> str:
+    options = " ".join(f"{k}={v}" for k, v in settings.options.items()) or "—"
+    timer = settings.turn_timer if settings.turn_timer is not None else default_timer
+    return say(locale, "settings_show", preset=settings.base_preset, options=options,
+               timer=round(timer), ranked=say(locale, "yes" if settings.computers_ranked
+                                               else "no"))

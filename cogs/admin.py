@@ -1,0 +1,53 @@
+"""``/shengji settings``: a server's defaults for new tables (changing them needs
+Manage Server)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BotError
+from bot.services import Services, services_of
+from bot.tree import locale_of, reply
+from bot.ui.leaderboard import settings_text
+from cogs.group import ShengjiCog, can_manage_server, server_of, subcommand
+from engine.rules import PRESETS
+
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+
+
+class Admin(ShengjiCog):
+    def __init__(self, services: Services, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self.services = services
+
+    @subcommand("settings", "Defaults for new tables (Manage Server)")
+    @app_commands.describe(preset="Default preset", options="Default options for it "
+                           "(e.g. decks=3 level_ranks=K,A; '-' clears)",
+                           timer="Default seconds per turn",
+                           computers_ranked="May computer players sit at ranked tables?",
+                           reset="Back to the bot's defaults first")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def settings(self, interaction: discord.Interaction, preset: str | None = None,
+                       options: str | None = None,
+                       timer: app_commands.Range[int, 10, 3600] | None = None,
+                       computers_ranked: bool | None = None, reset: bool = False) -> None:
+        guild = server_of(interaction)
+        changing = reset or any(v is not None for v in (preset, options, timer,
+                                                         computers_ranked))
+        if changing:
+            if not can_manage_server(interaction):
+                raise BotError("need_manage_server")
+            current = await self.services.server_settings.update(
+                guild, preset=preset, options=options,
+                turn_timer=None if timer is None else float(timer),
+                computers_ranked=computers_ranked, reset=reset)
+        else:
+            current = await self.services.server_settings.get(guild)
+        default_timer = self.services.default_table_settings.turn_timer
+        await reply(interaction, settings_text(current, default_timer, locale_of(interaction)))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Admin(services_of(bot), bot))

@@ -1,0 +1,117 @@
+"""``/shengji`` lobby commands: open, join and leave a table, seat computers, start and
+end the match, show the table and a preset's rules."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BotError
+from bot.services import Services, services_of
+from bot.stats.settings import parse_option_text
+from bot.table_data import AI_LEVELS
+from bot.text.catalogue import say
+from bot.tree import locale_of, reply
+from bot.ui.buttons import TableButton
+from cogs.group import ShengjiCog, can_manage_server, channel_of, subcommand
+from engine.errors import EngineError
+from engine.rules import PRESETS, ruleset
+
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+
+
+class Lobby(ShengjiCog):
+    controls = (TableButton,)  # the table message's buttons, also on old messages
+
+    def __init__(self, services: Services, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self.services = services
+
+    @subcommand("create", "Open a table in this channel")
+    @app_commands.describe(preset="Which rules (default: the server's, else classic)",
+                           options="Option overrides, e.g. decks=3 throw_penalty=10",
+                           timer="Seconds per turn before a computer plays for you")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def create(self, interaction: discord.Interaction, preset: str | None = None,
+                     options: str | None = None,
+                     timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        server = await self.services.server_settings.get(interaction.guild_id or 0)
+        preset, chosen = server.rules_for(preset, parse_option_text(options))
+        settings = self.services.default_table_settings
+        turn_timer = float(timer) if timer is not None else server.turn_timer
+        if turn_timer is not None:
+            settings = replace(settings, turn_timer=turn_timer)
+        table = await self.services.tables.create(
+            channel_id=channel_of(interaction), guild_id=interaction.guild_id or 0,
+            user_id=interaction.user.id, name=interaction.user.display_name, preset=preset,
+            options=chosen, locale=locale_of(interaction), settings=settings)
+        await reply(interaction, say(locale_of(interaction), "created", preset=table.preset))
+
+    @subcommand("join", "Sit at this channel's table")
+    @app_commands.describe(seat="Seat number (default: the first free one)")
+    async def join(self, interaction: discord.Interaction,
+                   seat: app_commands.Range[int, 1, 6] | None = None) -> None:
+        got = await self.services.tables.join(channel_of(interaction), interaction.user.id,
+                                              interaction.user.display_name,
+                                              None if seat is None else seat - 1)
+        await reply(interaction, say(locale_of(interaction), "joined", seat=got + 1))
+
+    @subcommand("leave", "Leave the table (a computer takes over)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.services.tables.leave(channel_of(interaction), interaction.user.id)
+        await reply(interaction, say(locale_of(interaction), "left"))
+
+    @subcommand("addbot", "Seat a computer player")
+    @app_commands.describe(seat="Seat number (default: the first free one)", level="How strong")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction,
+                     seat: app_commands.Range[int, 1, 6] | None = None,
+                     level: str = "easy") -> None:
+        got = await self.services.tables.add_ai(channel_of(interaction), interaction.user.id,
+                                                None if seat is None else seat - 1, level)
+        await reply(interaction, say(locale_of(interaction), "ai_added", seat=got + 1,
+                                     level=level))
+
+    @subcommand("removebot", "Free a computer player's seat")
+    async def removebot(self, interaction: discord.Interaction,
+                        seat: app_commands.Range[int, 1, 6]) -> None:
+        await self.services.tables.remove_ai(channel_of(interaction), interaction.user.id,
+                                             seat - 1)
+        await reply(interaction, say(locale_of(interaction), "ai_removed", seat=seat))
+
+    @subcommand("start", "Start the match (empty seats get computers)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.services.tables.start(channel_of(interaction), interaction.user.id)
+        await reply(interaction, say(locale_of(interaction), "started"))
+
+    @subcommand("end", "Close the table (host or Manage Server)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await self.services.tables.end(channel_of(interaction), interaction.user.id,
+                                       can_manage=can_manage_server(interaction))
+        await reply(interaction, say(locale_of(interaction), "ended"))
+
+    @subcommand("status", "Show the table")
+    async def status(self, interaction: discord.Interaction) -> None:
+        table = self.services.tables.get(channel_of(interaction))
+        await reply(interaction, self.services.notes.summary(table))
+
+    @subcommand("rules", "The options of a preset")
+    @app_commands.describe(preset="Which preset (default: classic)")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def rules(self, interaction: discord.Interaction, preset: str = "classic") -> None:
+        try:
+            options = ruleset(preset).describe()
+        except EngineError as exc:
+            raise BotError("bad_rules", reason=exc.message) from None
+        lines = [f"**{preset}**"] + [f"`{k}` = {v or '—'}" for k, v in options
+                                     if k != "preset"]
+        await reply(interaction, "\n".join(lines))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Lobby(services_of(bot), bot))
