@@ -120,3 +120,8 @@ class PostgresServer:
         template = "template0" if empty else TEMPLATE
         await self._admin(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
         return self.url(name)
+
+    async def drop_database(self, url: str) -> None:
+        """Drop a database of ``new_database`` (a bot still connected is disconnected)."""
+        name = url.rsplit("/", 1)[1].split("?")[0]
+        await self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

@@ -4,7 +4,7 @@ database (a real server the session starts, see ``tests/postgres.py``)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,19 +42,26 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
 
 
 @pytest.fixture(params=BACKENDS)
-async def empty_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+async def empty_backend(request: pytest.FixtureRequest,
+                        tmp_path: Path) -> AsyncIterator[Backend]:
     """A database with nothing in it, not even the schema, that a test may change."""
     if request.param == "sqlite":
-        return Backend("sqlite", str(tmp_path / "data" / "shengji.sqlite3"))
+        yield Backend("sqlite", str(tmp_path / "data" / "shengji.sqlite3"))
+        return
     server: PostgresServer = request.getfixturevalue("postgres_server")
-    return Backend("postgres", await server.new_database(empty=True))
+    url = await server.new_database(empty=True)
+    yield Backend("postgres", url)
+    await server.drop_database(url)
 
 
 @pytest.fixture(params=BACKENDS)
-async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
     """``SHENGJI_DB`` for a bot or a store on each backend in turn: a file path that does
     not exist yet, or a PostgreSQL database that already holds the schema."""
     if request.param == "sqlite":
-        return str(tmp_path / "db.sqlite3")
+        yield str(tmp_path / "db.sqlite3")
+        return
     server: PostgresServer = request.getfixturevalue("postgres_server")
-    return await server.new_database()
+    url = await server.new_database()
+    yield url
+    await server.drop_database(url)
