@@ -162,5 +162,12 @@ class PlayerStatsStore(SqlBackend):
                 "(score > ? OR (score = ? AND user_id < ?))",
                 (guild_id, rating.score, rating.score, user_id))
             position = int(ahead[0][0]) + 1
-        return PlayerStats(user_id, str(row[0]), *(int(v) for v in row[1:]), rating=rating,
-                           position=position)
+        (played, won, abandoned, ranked_played, ranked_won, hands_defending, won_defending,
+         hands_attacking, won_attacking, levels_gained, kitties) = (int(v) for v in row[1:])
+        return PlayerStats(
+            user_id=user_id, name=str(row[0]), played=played, won=won, abandoned=abandoned,
+            ranked_played=ranked_played, ranked_won=ranked_won,
+            hands_defending=hands_defending, won_defending=won_defending,
+            hands_attacking=hands_attacking, won_attacking=won_attacking,
+            levels_gained=levels_gained, kitties_captured=kitties, rating=rating,
+            position=position)
