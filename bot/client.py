@@ -44,7 +44,7 @@ class ShengjiBot(commands.AutoShardedBot):
                          help_command=None, tree_cls=ShengjiTree,
                          # not sharded: one shard of one; sharded: docs/deploy.md
                          shard_count=settings.shard_count or 1,
-                         shard_ids=list(settings.shards) if settings.shards else None)
+                         shard_ids=list(settings.shards or (0,)))
         self.settings = settings
         self.default_table_settings = replace(TableSettings().scaled(settings.pause_scale),
                                               turn_timer=settings.turn_timer)
