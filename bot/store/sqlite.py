@@ -43,6 +43,22 @@ def split_statements(migration: Migration) -> list[str]:
     return out
 
 
+async def _begin(db: aiosqlite.Connection) -> None:
+    """BEGIN, even for a caller cancelled meanwhile: aiosqlite runs the statement in its
+    thread whatever happens to the awaiting task, so a cancel that let go of the lock at
+    that moment would leave the connection inside a transaction (and every later write
+    failing). Wait for it, undo it, then let the cancel through."""
+    begin = asyncio.ensure_future(db.execute("BEGIN IMMEDIATE"))
+    try:
+        await asyncio.shield(begin)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await begin
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+        raise
+
+
 class _SqliteTx:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
@@ -201,7 +217,7 @@ class SqliteStore(GameLogStore, PlayerStatsStore):
         async with self._lock:
             db = self._conn()
             try:
-                await db.execute("BEGIN IMMEDIATE")
+                await _begin(db)
                 try:
                     yield _SqliteTx(db)
                 except BaseException:
