@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.ai import EngineDeciders
 from bot.config import Settings
+from bot.guard import answer_orphan, is_orphan
 from bot.services import Services
 from bot.stats.counting import StatsCounter
 from bot.stats.export import MatchExporter
@@ -18,8 +21,9 @@ from bot.stats.settings import ServerSettingsService
 from bot.store import Store, open_store
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
+from bot.text.catalogue import say
 from bot.text.commands import ShengjiTranslator
-from bot.tree import ShengjiTree
+from bot.tree import ShengjiTree, locale_of
 from bot.ui.panel_registry import PanelRegistry
 from bot.ui.publisher import DiscordPublisher, Postbox
 from engine.ai import AiPool
@@ -46,6 +50,7 @@ class ShengjiBot(commands.AutoShardedBot):
                          shard_count=settings.shard_count or 1,
                          shard_ids=list(settings.shards or (0,)))
         self.settings = settings
+        self._controls: set[re.Pattern[str]] = set()  # custom_id templates of our controls
         self.default_table_settings = replace(TableSettings().scaled(settings.pause_scale),
                                               turn_timer=settings.turn_timer)
 
@@ -83,7 +88,13 @@ class ShengjiBot(commands.AutoShardedBot):
         else:
             await self.tree.sync()
         restored = await self.tables.restore()
-        log.info("restored %d table(s)", len(restored))
+        log.info("restored %d table(s); %d could not be restored and are kept aside%s",
+                 len(restored), len(self.tables.damaged),
+                 "".join(f"\n  channel {d.record.channel_id}: {d.reason}"
+                         for d in self.tables.damaged.values()))
+        for damaged in self.tables.damaged.values():
+            await publisher.show_damaged(damaged.record.channel_id, damaged.record.message_id,
+                                         damaged.record.locale, damaged.reason)
         counted = await self.counter.catch_up()
         if counted:
             log.info("counted %d hand(s) into player stats", counted)
@@ -108,3 +119,18 @@ class ShengjiBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s", self.user)
+
+    # -- every interaction is answered (see bot/guard.py) ------------------------------------
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._controls.update(item.__discord_ui_compiled_template__ for item in items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        self._controls.difference_update(item.__discord_ui_compiled_template__
+                                         for item in items)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if is_orphan(interaction, self._controls):
+            await answer_orphan(interaction, say(locale_of(interaction), "stale_control"))

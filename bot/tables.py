@@ -18,13 +18,12 @@ action is applied only if the game is still that one.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import random
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from bot.errors import BotError
@@ -48,7 +47,7 @@ from engine.actions import (
 )
 from engine.cards import Card, Rank, format_cards
 from engine.errors import EngineError
-from engine.game import Dealing, Game, HandOver, MatchOver
+from engine.game import Dealing, Game, HandOver, MatchOver, apply
 from engine.rules import Ruleset, ruleset
 from engine.scoring import HandResult
 from engine.views import SeatView, seat_view
@@ -106,14 +105,22 @@ class Restored:
 RECENT_REPLAYED = 200
 
 
+@dataclass(frozen=True)
+class Damaged:
+    """A stored table that could not be rebuilt at start-up. It is kept as it is in the
+    store (nothing is deleted without someone asking); its channel is told why, and its
+    host (or a member with Manage Server) can end it, after which its log exports."""
+
+    record: TableRecord
+    reason: str
+
+
 def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """The game after ``action`` and its events; ``game`` itself is left as it was
-    (``EngineError`` if the rules refuse the action)."""
-    after = copy.copy(game)
-    after.levels = list(game.levels)
-    after.log = list(game.log)
-    after.phase = copy.deepcopy(game.phase)
-    return after, after.apply(action)
+    (``EngineError`` if the rules refuse the action). A new holder, so whoever still
+    holds the old game (a computer deciding on it) sees it unchanged."""
+    state, events = apply(game.state, action)
+    return Game.of(state, [*game.log, action]), list(events)
 
 
 class TableService:
@@ -126,6 +133,7 @@ class TableService:
         self.default_settings = default_settings or TableSettings()
         self.stats = stats
         self.tables: dict[int, Table] = {}
+        self.damaged: dict[int, Damaged] = {}  # by channel: tables kept out of play
         self._running: dict[int, _Running] = {}  # by channel, beside self.tables
         self._rng = random.Random(seed)  # a seed makes every deal repeatable (tests)
         self._closing = False
@@ -138,9 +146,11 @@ class TableService:
         for record in await self.store.load_tables():
             try:
                 table, recent = await self._restore_one(record)
-            except Exception as exc:  # noqa: BLE001 - one bad row must not stop the bot
-                log.warning("table in channel %s could not be restored: %s",
-                            record.channel_id, getattr(exc, "message", None) or repr(exc))
+            except Exception as exc:  # one bad row must not stop the bot
+                reason = str(getattr(exc, "message", None) or exc) or type(exc).__name__
+                log.warning("table in channel %s could not be restored, kept aside "
+                            "(quarantined): %s", record.channel_id, reason)
+                self.damaged[record.channel_id] = Damaged(record, reason[:300])
                 continue
             self._keep(table)
             restored.append(Restored(table, recent))
@@ -150,6 +160,8 @@ class TableService:
 
     async def _restore_one(self, record: TableRecord) -> tuple[Table, list[Event]]:
         table = Table.of(record)
+        if table.status != "finished":
+            table.rules  # noqa: B018 - an unknown preset or option fails here, not on redraw
         recent: deque[Event] = deque(maxlen=RECENT_REPLAYED)
         if table.status == "playing" and table.match_id is not None:
             match = await self.store.load_match(table.match_id)
@@ -176,6 +188,9 @@ class TableService:
     # -- lobby ------------------------------------------------------------------------------
 
     def get(self, channel_id: int) -> Table:
+        damaged = self.damaged.get(channel_id)
+        if damaged is not None:
+            raise BotError("table_damaged", reason=damaged.reason)
         table = self.tables.get(channel_id)
         if table is None or table.status == "finished":
             raise BotError("no_table")
@@ -187,6 +202,8 @@ class TableService:
         existing = self.tables.get(channel_id)
         if existing is not None and existing.status != "finished":
             raise BotError("table_exists")
+        if channel_id in self.damaged:
+            raise BotError("table_damaged", reason=self.damaged[channel_id].reason)
         try:
             rules = ruleset(preset, **options)
         except EngineError as exc:
@@ -244,6 +261,8 @@ class TableService:
                 raise BotError("seat_taken", seat=seat)
             table.seats[seat] = Seat("human", user_id, name)
             await self._save(table)
+            if table.actor() == seat:
+                run.since = time.monotonic()  # their full turn timer starts now
             run.outbox.put([])
             run.wakeup.set()
         await run.outbox.flush()
@@ -340,6 +359,10 @@ class TableService:
         return table
 
     async def end(self, channel_id: int, user_id: int, *, can_manage: bool) -> None:
+        damaged = self.damaged.get(channel_id)
+        if damaged is not None:
+            await self._end_damaged(damaged, user_id, can_manage=can_manage)
+            return
         table, run = self._get(channel_id)
         if user_id != table.host_id and not can_manage:
             raise BotError("not_host")
@@ -352,6 +375,19 @@ class TableService:
         if run.task:
             run.task.cancel()
         await run.outbox.flush()
+
+    async def _end_damaged(self, damaged: Damaged, user_id: int, *, can_manage: bool) -> None:
+        """The host closes a table that could not be restored: its match is abandoned
+        (so its log can be exported) and the channel is free for a new table."""
+        record = damaged.record
+        if user_id != record.host_id and not can_manage:
+            raise BotError("not_host")
+        if record.match_id is not None:
+            match = await self.store.load_match(record.match_id)
+            if match is not None and match.status == "playing":
+                await self.store.finish_match(record.match_id, "abandoned", None)
+        await self.store.save_table(replace(record, status="finished"))
+        del self.damaged[record.channel_id]
 
     async def remember_message(self, table: Table, message_id: int) -> None:
         """The public table message now lives at ``message_id``."""
@@ -430,7 +466,7 @@ class TableService:
             raise asyncio.CancelledError
         try:
             await self._derive(table, events)
-        except (StoreError, EngineError):
+        except Exception:  # the action is stored: no failure may deny it
             log.exception("match %s: the results of a stored action are caught up later",
                           table.match_id)
         return events
@@ -509,7 +545,7 @@ class TableService:
                 run.since = time.monotonic()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - one table's fault must not stop the others
+            except Exception:  # one table's fault must not stop the others
                 log.exception("clock of channel %s failed", table.channel_id)
                 run.since = time.monotonic()
 

@@ -7,6 +7,7 @@ dropped (private content never falls back to a public message).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from typing import Any
@@ -15,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import BotError
+from bot.guard import context_error, options_error
 from bot.text.catalogue import engine_reason, say
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,20 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             raise
 
 
+async def defer_privately(interaction: discord.Interaction) -> None:
+    """Acknowledge now ("thinking…", visible only to the caller); the answer follows."""
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.NotFound:
+            log.debug("interaction %s expired before it could be deferred", interaction.id)
+
+
+def mark_stored(interaction: discord.Interaction) -> None:
+    """The caller's action was stored: a failure from here on must not say otherwise."""
+    interaction.extras["stored"] = True
+
+
 def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     locale = locale_of(interaction)
     if isinstance(error, BotError):
@@ -53,7 +69,8 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
         return say(locale, error.key, **params)
     error_id = uuid.uuid4().hex[:8]
     log.error("error %s in interaction %s", error_id, interaction.id, exc_info=error)
-    return say(locale, "generic", error_id=error_id)
+    stored = interaction.extras.get("stored")
+    return say(locale, "generic_stored" if stored else "generic", error_id=error_id)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -61,16 +78,23 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if interaction.type is discord.InteractionType.autocomplete:
         if not isinstance(error, BotError):
             error_text(interaction, error)  # logs it
-        try:
+        with contextlib.suppress(discord.HTTPException):
             await interaction.response.autocomplete([])
-        except discord.HTTPException:
-            pass
         return
     await reply(interaction, error_text(interaction, error), ephemeral=True)
 
 
 class ShengjiTree(app_commands.CommandTree):
-    async def on_error(self, interaction: discord.Interaction,  # type: ignore[override]
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Refuse (with an answer) what Discord would never send: a guild that is not the
+        channel's, options that do not fit the command."""
+        error = context_error(interaction) or options_error(interaction)
+        if error is not None:
+            await report_error(interaction, error)
+            return False
+        return True
+
+    async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) \
             else error

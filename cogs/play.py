@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.services import Services, services_of
 from bot.text.catalogue import say
-from bot.tree import locale_of, reply
+from bot.tree import defer_privately, locale_of, mark_stored, reply
 from bot.ui.cards_input import parse_play
 from bot.ui.panels import PANEL_ITEMS, declaration_choices, open_panel, play_choices
 from cogs.group import ShengjiCog, channel_of, subcommand
@@ -81,11 +81,14 @@ class Play(ShengjiCog):
         """Read the caller's cards (text, symbols or hand numbers; empty: none), act, and
         answer privately with any notes kept for them (e.g. a refused DM)."""
         channel = channel_of(interaction)
+        # answer first (Discord allows 3 s): storing and publishing may wait on the API
+        await defer_privately(interaction)
         _, _, view = self.services.tables.view_for(channel, interaction.user.id)
         # only a swap may name no cards (no swap); elsewhere blank input is unreadable
         cards = [parse_play(text, view) if text.strip() or not may_be_empty else []
                  for text in texts]
         await act(channel, interaction.user.id, *cards)
+        mark_stored(interaction)
         notes = self.services.notes.take_private(channel, interaction.user.id)
         await reply(interaction, "\n".join([say(locale_of(interaction), "done"), *notes]))
 

@@ -1,13 +1,17 @@
 """Write sample pictures (and their alt texts) to look at: hands, tables, a result.
 
 Run: .venv/bin/python docs/gallery.py [FOLDER]   (default: gallery/, which git ignores)
+     .venv/bin/python docs/gallery.py --sample    (rewrites docs/table-sample.png)
 
 Every sample is dealt from a seeded shuffle, so the same command writes the same files.
+Each table also gets a ``-phone.png``: the picture shrunk to 380 pixels wide, as Discord
+shows it on a phone, to check that it still reads there.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import sys
 from pathlib import Path
@@ -16,7 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import Card, Rank, Suit, deck, parse_cards  # noqa: E402
 from engine.order import Colour, SuitSystem, TrumpContext  # noqa: E402
+from PIL import Image  # noqa: E402
+
 from images import (  # noqa: E402
+    DeclarationInfo,
     LevelChange,
     Rendered,
     ResultScene,
@@ -28,6 +35,8 @@ from images import (  # noqa: E402
 )
 
 CHANGZHU_PERMANENT = frozenset({Rank.TWO, Rank.THREE, Rank.FIVE})
+PHONE_WIDTH = 380
+SAMPLE = "table-4-mid-hand"
 
 
 def dealt(decks: int, count: int, seed: int) -> list[Card]:
@@ -58,20 +67,45 @@ def samples() -> dict[str, Rendered]:
     out["hand-52-four-decks"], _ = render_hand(dealt(4, 52, 5), classic, four_colour=True)
     out["hand-60-dealer-with-kitty"], _ = render_hand(dealt(4, 60, 6), classic)
     out["hand-1"], _ = render_hand(parse_cards("BJ"), classic)
-    out["table-4-mid-trick"] = render_table(
+    four = [
+        SeatInfo("1. 小明", 21, is_dealer=True, team=0),
+        SeatInfo("2. Bob the Builder of Very Long Names", 21, team=1),
+        SeatInfo("3. 🐉 Dragon", 22, is_turn=True, team=0),
+        SeatInfo("4. Zoë 👨\u200d👩\u200d👧", 22, team=1, away=True),
+    ]
+    out[SAMPLE] = render_table(
         TableScene(
-            seats=[
-                SeatInfo("小明", 21, is_dealer=True, team=0),
-                SeatInfo("Bob the Builder of Very Long Names", 21, team=1),
-                SeatInfo("🐉 Dragon", 22, is_turn=True, team=0),
-                SeatInfo("Zoë", 22, team=1, away=True),
-            ],
+            seats=four,
             level=Rank.FIVE,
             trump=Suit.HEARTS,
             trick=[(0, parse_cards("AS AS KS KS")), (1, parse_cards("3S 4S 9S 5H"))],
             winner=0,
             attacker_points=35,
-            title="Table 3 · hand 4",
+            levels=(Rank.FIVE, Rank.SEVEN),
+            defenders=0,
+            point_cards=parse_cards("KD 10C 10C 5S"),
+            previous_trick=[
+                (3, parse_cards("QC QC")),
+                (0, parse_cards("KC KC")),
+                (1, parse_cards("10C 10C")),
+                (2, parse_cards("3C 4C")),
+            ],
+            previous_winner=0,
+            hand_number=4,
+        )
+    )
+    out["table-4-dealing"] = render_table(
+        TableScene(
+            seats=[SeatInfo(info.name, 12 + (i < 2), is_dealer=i == 0, team=i % 2)
+                   for i, info in enumerate(four)],
+            level=Rank.FIVE,
+            trump=Suit.HEARTS,
+            levels=(Rank.FIVE, Rank.SEVEN),
+            defenders=0,
+            hand_number=4,
+            dealing=True,
+            cards_to_deal=50,
+            declaration=DeclarationInfo(2, parse_cards("5H 5H")),
         )
     )
     names = ["小明", "李华", "Alice", "王小二", "Müller", "山田太郎"]
@@ -93,7 +127,13 @@ def samples() -> dict[str, Rendered]:
             ],
             winner=0,
             attacker_points=120,
-            title="常主 · 六人",
+            title="升级 · 六人",
+            levels=(Rank.SEVEN, Rank.TWO),
+            defenders=1,
+            point_cards=parse_cards("KD KD 10S 10H 5C 5C 5D KH KS"),
+            previous_trick=[(seat, parse_cards("AH")) for seat in range(6)],
+            previous_winner=2,
+            hand_number=2,
         ),
         four_colour=True,
     )
@@ -129,14 +169,31 @@ def samples() -> dict[str, Rendered]:
     return out
 
 
+def phone_view(rendered: Rendered) -> Image.Image:
+    """The picture as a phone shows it: :data:`PHONE_WIDTH` pixels wide."""
+    image = Image.open(io.BytesIO(rendered.png))
+    height = round(image.height * PHONE_WIDTH / image.width)
+    return image.resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default="gallery", type=Path)
-    folder = parser.parse_args(argv).folder
+    parser.add_argument("--sample", action="store_true", help="rewrite docs/table-sample.png")
+    args = parser.parse_args(argv)
+    pictures = samples()
+    if args.sample:
+        target = Path(__file__).with_name("table-sample.png")
+        target.write_bytes(pictures[SAMPLE].png)
+        sys.stdout.write(f"{target}\n")
+        return
+    folder = args.folder
     folder.mkdir(parents=True, exist_ok=True)
-    for name, rendered in samples().items():
+    for name, rendered in pictures.items():
         (folder / f"{name}.png").write_bytes(rendered.png)
         (folder / f"{name}.txt").write_text(rendered.alt_text + "\n", encoding="utf-8")
+        if name.startswith("table"):
+            phone_view(rendered).save(folder / f"{name}-phone.png")
         size = f"{rendered.width}×{rendered.height}, {len(rendered.png) // 1024} KB"
         sys.stdout.write(f"{folder / name}.png  {size}\n")
 

@@ -11,9 +11,10 @@ from images.canvas import Labels, Rendered
 from images.errors import RenderError
 from images.hand import display_order, render_hand
 from images.result import LevelChange, ResultScene, render_result
-from images.table import SeatInfo, TableScene, render_table
+from images.table import DeclarationInfo, SeatInfo, TableScene, render_table
 
 __all__ = [
+    "DeclarationInfo",
     "Labels",
     "LevelChange",
     "RenderError",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
@@ -71,6 +72,16 @@ class Labels:
     multiplier: str = "×{n}"
     levels: str = "Levels"
     next_dealer: str = "Next dealer"
+    hand_number: str = "Hand {n}"
+    to_deal: str = "{n} to deal"
+    declared: str = "Declared"
+    no_declaration: str = "No declaration yet"
+    team: str = "Team"
+    defending: str = "defending"
+    attacking: str = "attacking"
+    point_cards: str = "point cards"
+    last_trick: str = "Last trick"
+    won_by: str = "won by"
 
 
 ENGLISH = Labels()
@@ -97,13 +108,20 @@ def limit_alt_text(text: str) -> str:
     return text[: ALT_TEXT_LIMIT - 1].rstrip() + "…"
 
 
-def encode(image: Image.Image, alt_text: str) -> Rendered:
-    """PNG bytes, the same for the same image (no metadata, fixed settings)."""
+def encode(image: Image.Image, alt_text: str, palette: Image.Image | None = None) -> Rendered:
+    """PNG bytes, the same for the same image (no metadata, fixed settings).
+
+    With a ``palette`` (a "P" image), each pixel takes its nearest palette colour first: an
+    8-bit PNG is encoded about ten times faster than an RGB one, and is smaller.
+    """
+    if palette is not None:
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     image.save(buffer, "PNG", compress_level=3)
     return Rendered(buffer.getvalue(), limit_alt_text(alt_text), image.width, image.height)
 
 
+@lru_cache(maxsize=4096)
 def player_text(text: str, font: Font, max_width: int) -> str:
     """A name or other player-supplied text, cleaned and fitted to ``max_width`` pixels."""
     return fit_text(clean_text(text), font, max_width)

@@ -29,7 +29,7 @@ from images.canvas import (
     player_text,
 )
 from images.cards import card_face, card_width
-from images.fonts import bold_font, clean_text, emphasis_font, text_font, wrap_text
+from images.fonts import bold_font, clean_text, draw_text, emphasis_font, text_font, wrap_text
 
 WIDTH = 760
 MARGIN = 24
@@ -83,11 +83,11 @@ def render_result(
     y = MARGIN
     if scene.title:
         title = player_text(scene.title, text_font(24), inner)
-        draw.text((MARGIN, y + 14), title, font=text_font(24), fill=INK, anchor="lm")
+        draw_text(image, (MARGIN, y + 14), title, text_font(24), INK, "lm")
         y += 40
     y = _draw_kitty(image, draw, scene, y, four_colour, labels)
     label = player_text(labels.points, body, inner // 2)
-    draw.text((MARGIN, y + 18), label, font=body, fill=INK_MUTED, anchor="lm")
+    draw_text(image, (MARGIN, y + 18), label, body, INK_MUTED, "lm")
     draw.text(
         (MARGIN + body.getlength(label) + 12, y + 18),
         str(scene.attacker_points),
@@ -98,23 +98,23 @@ def render_result(
     y += 44
     if scene.level_changes:
         levels = player_text(labels.levels, body, inner)
-        draw.text((MARGIN, y + 16), levels, font=body, fill=INK_MUTED, anchor="lm")
+        draw_text(image, (MARGIN, y + 16), levels, body, INK_MUTED, "lm")
         y += 34
         for team, old, new in scene.level_changes:
-            _draw_level_change(draw, y, team, old, new)
+            _draw_level_change(image, y, team, old, new)
             y += 30
     if scene.next_dealer:
         label = player_text(labels.next_dealer, body, inner // 2)
-        draw.text((MARGIN, y + 16), label, font=body, fill=INK_MUTED, anchor="lm")
+        draw_text(image, (MARGIN, y + 16), label, body, INK_MUTED, "lm")
         x = MARGIN + body.getlength(label) + 12
         name = player_text(scene.next_dealer, body, round(WIDTH - MARGIN - x))
-        draw.text((x, y + 16), name, font=body, fill=INK, anchor="lm")
+        draw_text(image, (x, y + 16), name, body, INK, "lm")
         y += 34
     if wrapped:
         y += 10
         draw.line((MARGIN, y - 4, WIDTH - MARGIN, y - 4), fill=PLATE, width=2)
         for line in wrapped:
-            draw.text((MARGIN, y + LINE_HEIGHT / 2), line, font=small, fill=INK, anchor="lm")
+            draw_text(image, (MARGIN, y + LINE_HEIGHT / 2), line, small, INK, "lm")
             y += LINE_HEIGHT
     return encode(image, _alt_text(scene, labels))
 
@@ -129,7 +129,7 @@ def _draw_kitty(
 ) -> int:
     body = text_font(19)
     label = player_text(labels.kitty, body, 120)
-    draw.text((MARGIN, y + KITTY_HEIGHT / 2), label, font=body, fill=INK_MUTED, anchor="lm")
+    draw_text(image, (MARGIN, y + KITTY_HEIGHT / 2), label, body, INK_MUTED, "lm")
     x = MARGIN + max(90, round(body.getlength(label)) + 14)
     step = KITTY_STEP
     cards = list(scene.kitty)
@@ -142,27 +142,25 @@ def _draw_kitty(
     if cards:
         x += (len(cards) - 1) * step + card_width(KITTY_HEIGHT) + 18
     summary = fill(labels.kitty_points, points(cards))
-    draw.text((x, y + KITTY_HEIGHT / 2 - 14), summary, font=body, fill=INK, anchor="lm")
+    draw_text(image, (x, y + KITTY_HEIGHT / 2 - 14), summary, body, INK, "lm")
     multiplier = fill(labels.multiplier, scene.multiplier)
-    draw.text(
-        (x, y + KITTY_HEIGHT / 2 + 16), multiplier, font=bold_font(24), fill=GOLD, anchor="lm"
-    )
+    draw_text(image, (x, y + KITTY_HEIGHT / 2 + 16), multiplier, bold_font(24), GOLD, "lm")
     return y + KITTY_HEIGHT + 16
 
 
-def _draw_level_change(draw: ImageDraw.ImageDraw, y: int, team: str, old: str, new: str) -> None:
+def _draw_level_change(image: Image.Image, y: int, team: str, old: str, new: str) -> None:
     body = text_font(19)
     name = player_text(team, body, 300)
-    draw.text((MARGIN + 16, y + 14), name, font=body, fill=INK, anchor="lm")
+    draw_text(image, (MARGIN + 16, y + 14), name, body, INK, "lm")
     x: float = MARGIN + 340
     old_font, new_font = emphasis_font(old, 22), emphasis_font(new, 22)
     old_text, new_text = player_text(old, old_font, 120), player_text(new, new_font, 120)
-    draw.text((x, y + 14), old_text, font=old_font, fill=INK, anchor="lm")
+    draw_text(image, (x, y + 14), old_text, old_font, INK, "lm")
     x += old_font.getlength(old_text) + 12
-    draw.text((x, y + 14), "→", font=body, fill=INK_MUTED, anchor="lm")
+    draw_text(image, (x, y + 14), "→", body, INK_MUTED, "lm")
     x += body.getlength("→") + 12
     colour = GOLD if new != old else INK
-    draw.text((x, y + 14), new_text, font=new_font, fill=colour, anchor="lm")
+    draw_text(image, (x, y + 14), new_text, new_font, colour, "lm")
 
 
 def _alt_text(scene: ResultScene, labels: Labels) -> str:

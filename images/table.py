@@ -1,21 +1,31 @@
-"""The table as a picture: seats around an oval, the current trick, trump, level and points.
+"""The table as a picture that tells the game at a glance, and reads on a phone.
 
-Seat 0 sits at the bottom and play goes counter-clockwise (to the right, then up), as
+From the top: the trump (a chip with its pip and the level rank, ``?`` while it is hidden,
+or the rank alone for no trump), the hand number and the cards left to deal; each team's
+level and whether it defends or attacks; the attackers' points and the point cards they
+won (while dealing: the standing declaration instead). Below, the seats around an oval:
+seat 0 sits at the bottom and play goes counter-clockwise (to the right, then up), as
 players of 升级 sit. Each seat has a name plate (team colour, cards left, dealer badge,
 "to play" or "away"); the cards it played to the current trick lie between its plate and
-the middle, the cards currently winning in a gold frame with a star. The header shows the
-trump (a pip, ``?`` while it is hidden, or "no trump"), the level and the attackers' points.
+the middle, the cards currently winning in a gold frame with a star. At the bottom, the
+previous trick, its winner framed.
+
+The picture is drawn for Discord's phone view, where it is shown about 380 pixels wide
+(0.475 of :data:`WIDTH`): no text is smaller than 20 px here (under 10 px there), card
+ranks are 22 px on the trick at four seats (18 at six) and 30 px on the previous trick.
+The felt, panels, card faces and words are cached and the PNG is 8-bit on a fixed
+palette, so a warm render is mostly pasting and encoding.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Rank, Suit, parse_cards
 from engine.order import Colour, TrumpSuit
 from images.canvas import (
     ENGLISH,
@@ -26,6 +36,7 @@ from images.canvas import (
     INK,
     INK_MUTED,
     PLATE,
+    RGB,
     TEAM_COLOURS,
     Labels,
     Rendered,
@@ -34,23 +45,39 @@ from images.canvas import (
     plain_text,
     player_text,
 )
-from images.cards import card_back, card_face, card_width, star_icon, suit_colour, suit_icon
+from images.cards import (
+    card_back,
+    card_colour,
+    card_face,
+    card_index,
+    card_width,
+    index_width,
+    star_icon,
+    suit_colour,
+    suit_icon,
+)
 from images.errors import RenderError
-from images.fonts import Font, bold_font, text_font
+from images.fonts import Font, bold_font, draw_text, emphasis_font, text_font, text_width
 
-WIDTH = 960
-HEIGHT = 660
-HEADER = 54
+WIDTH = 800
+ROW = 56  # one line of the header
+TRUMP_ROW = 68
+HEADER = TRUMP_ROW + 2 * ROW
+STRIP = 96  # the previous trick
 MIN_SEATS = 2
 MAX_SEATS = 8
-PLATE_SIZE = (188, 64)
-_PLATE_RADII = (420, 262)
-_CLEARANCE = 16
+PLATE_SIZE = (216, 80)
+MARGIN = 18
+_CLEARANCE = 14
+_INDEX_HEIGHT = 60  # the cards of the previous trick and of a declaration
 
-_BACKGROUND = (14, 44, 30)
-_TURN = (255, 214, 0)
-_AWAY = (120, 130, 125)
-_CHIP = (250, 250, 250)
+_BACKGROUND: RGB = (14, 44, 30)
+_PANEL: RGB = (22, 60, 40)
+_TURN: RGB = (255, 214, 0)
+_AWAY: RGB = (120, 130, 125)
+_CHIP: RGB = (250, 250, 250)
+_CHIP_INK: RGB = (40, 40, 40)
+_ATTACK: RGB = (255, 150, 110)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,34 +93,132 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class DeclarationInfo:
+    """The standing declaration while the cards are dealt: who, and the cards everybody
+    saw (none: a hidden declaration, shown as ``?``)."""
+
+    seat: int
+    cards: Sequence[Card] = ()
+
+
+Play = tuple[int, Sequence[Card]]
+
+
+@dataclass(frozen=True, slots=True)
 class TableScene:
-    """What the table shows. ``trick`` holds (seat, cards) in play order; ``winner`` is the
-    seat whose play currently wins it. ``trump`` is a suit, a colour (red-black), or None
-    for no trump; ``trump_hidden`` shows ``?`` instead (changzhu, before the reveal)."""
+    """What the table shows.
+
+    ``trick`` holds (seat, cards) in play order; ``winner`` is the seat whose play
+    currently wins it; ``previous_trick`` and ``previous_winner`` the same for the trick
+    before. ``trump`` is a suit, a colour (red-black), or None for no trump;
+    ``trump_hidden`` shows ``?`` instead (changzhu before the reveal, or nothing declared
+    yet). ``level`` is this hand's level rank; ``levels`` each team's level, by the
+    team numbers of :class:`SeatInfo`, and ``defenders`` the team that defends (the others
+    attack). ``point_cards`` are the point cards the attackers won. ``hand_number`` 0 is
+    not shown. While ``dealing``, ``cards_to_deal`` and ``declaration`` are shown.
+    """
 
     seats: Sequence[SeatInfo]
     level: Rank
     trump: TrumpSuit | None = None
     trump_hidden: bool = False
-    trick: Sequence[tuple[int, Sequence[Card]]] = ()
+    trick: Sequence[Play] = ()
     winner: int | None = None
     attacker_points: int = 0
     title: str = ""
+    levels: Sequence[Rank] = ()
+    defenders: int | None = None
+    point_cards: Sequence[Card] = ()
+    previous_trick: Sequence[Play] = ()
+    previous_winner: int | None = None
+    hand_number: int = 0
+    dealing: bool = False
+    cards_to_deal: int = 0
+    declaration: DeclarationInfo | None = None
+
+
+Box = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
-class _Geometry:
+class _Spot:
+    """Where a seat's play lies: between ``left`` and ``right``, against the ``align`` side
+    (``l``, ``r``) or centred (``m``), its cards centred on ``y``."""
+
+    left: float
+    right: float
+    y: float
+    align: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The seats' area: its height, each seat's plate and play spot, the cards' size."""
+
+    height: int
+    plates: tuple[Box, ...]
+    spots: tuple[_Spot, ...]
     card_height: int
     step: int
-    max_width: int
 
 
-def _geometry(seats: int) -> _Geometry:
-    if seats <= 4:
-        return _Geometry(100, 26, 250)
-    if seats <= 6:
-        return _Geometry(80, 20, 160)
-    return _Geometry(66, 16, 130)
+def _card_size(count: int) -> tuple[int, int]:
+    """Card height and overlap step of the trick's cards."""
+    if count <= 4:
+        return 112, 28
+    if count <= 6:
+        return 92, 24
+    return 80, 20
+
+
+@lru_cache(maxsize=MAX_SEATS)
+def _layout(count: int) -> _Layout:
+    """Seat 0 at the bottom, then counter-clockwise as seen from above: up the right side,
+    across the top (seat ``count / 2`` in the middle when the count is even), down the
+    left. The top and bottom seats play above or below their plates, the side seats beside
+    them towards the middle, one band of the picture each, so no two plays can overlap."""
+    card_height, step = _card_size(count)
+    w, h = PLATE_SIZE
+    rows = (count - 1) // 2  # side seats on each side
+    has_top = count % 2 == 0
+    end_band = h + _CLEARANCE + card_height + 10  # a plate and its play, top or bottom
+    side_band = max(h, card_height) + 12
+    height = 2 * 8 + end_band * (2 if has_top else 1) + rows * side_band
+    if not has_top:
+        height += 20
+    top = HEADER
+    plates: dict[int, Box] = {}
+    spots: dict[int, _Spot] = {}
+    cx = WIDTH / 2
+    # bottom seat
+    y1 = top + height - 8
+    plates[0] = (round(cx - w / 2), y1 - h, round(cx + w / 2), y1)
+    spots[0] = _Spot(cx - 250, cx + 250, y1 - h - _CLEARANCE - card_height / 2, "m")
+    first_row = top + 8 + (end_band if has_top else 20)
+    right = list(range(1, rows + 1))  # from the bottom up
+    left = list(range(count - 1, count - 1 - rows, -1))  # from the bottom up, too
+    for row in range(rows):
+        y = first_row + (rows - 1 - row) * side_band + side_band / 2
+        for seat, on_left in ((right[row], False), (left[row], True)):
+            x0 = 8 if on_left else WIDTH - 8 - w
+            plates[seat] = (x0, round(y - h / 2), x0 + w, round(y + h / 2))
+            if on_left:
+                spots[seat] = _Spot(x0 + w + _CLEARANCE, cx - 5, y, "l")
+            else:
+                spots[seat] = _Spot(cx + 5, x0 - _CLEARANCE, y, "r")
+    if has_top:
+        seat = count // 2
+        y0 = top + 8
+        plates[seat] = (round(cx - w / 2), y0, round(cx + w / 2), y0 + h)
+        spots[seat] = _Spot(cx - 250, cx + 250, y0 + h + _CLEARANCE + card_height / 2, "m")
+    seats = range(count)
+    return _Layout(height, tuple(plates[s] for s in seats), tuple(spots[s] for s in seats),
+                   card_height, step)
+
+
+def picture_size(seats: int) -> tuple[int, int]:
+    """The table picture's width and height: the same all match for one seat count."""
+    return WIDTH, HEADER + _layout(seats).height + STRIP
 
 
 def render_table(
@@ -101,116 +226,174 @@ def render_table(
 ) -> Rendered:
     """The table as a PNG with its alt text; :class:`RenderError` if the scene is impossible."""
     _check(scene)
-    image = Image.new("RGB", (WIDTH, HEIGHT), _BACKGROUND)
+    return encode(_draw(scene, four_colour, labels), _alt_text(scene, labels), _palette())
+
+
+def _draw(scene: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
+    count = len(scene.seats)
+    image = _background(count).copy()
     draw = ImageDraw.Draw(image)
-    centre = (WIDTH / 2, HEADER + (HEIGHT - HEADER) / 2)
-    draw.ellipse((60, HEADER + 36, WIDTH - 60, HEIGHT - 36), fill=FELT_DARK)
-    draw.ellipse((70, HEADER + 46, WIDTH - 70, HEIGHT - 46), fill=FELT)
-    _draw_header(image, draw, scene, labels)
-    g = _geometry(len(scene.seats))
-    angles = [math.radians(90 - 360 * seat / len(scene.seats)) for seat in range(len(scene.seats))]
-    plates = [_plate_box(angle, centre) for angle in angles]
+    _draw_trump_row(image, draw, scene, labels)
+    _draw_teams(image, draw, scene, labels)
+    if scene.dealing:
+        _draw_declaration(image, draw, scene, labels, four_colour)
+    else:
+        _draw_points(image, draw, scene, labels, four_colour)
+    layout = _layout(count)
     for seat, cards in scene.trick:
-        where = _trick_spot(plates[seat], angles[seat], g)
-        _draw_play(image, draw, cards, where, g, seat == scene.winner, four_colour)
-    for info, box in zip(scene.seats, plates, strict=True):
+        _draw_play(image, draw, cards, layout, layout.spots[seat], seat == scene.winner,
+                   four_colour)
+    for info, box in zip(scene.seats, layout.plates, strict=True):
         _draw_plate(image, draw, info, box, labels)
-    return encode(image, _alt_text(scene, labels))
+    if scene.previous_trick:
+        _draw_previous(image, draw, scene, labels, four_colour, HEADER + layout.height)
+    return image
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The 256 colours of every table picture: those of sample tables in play, dealing and
+    with a hidden trump, with two-colour and four-colour cards, every mark and both teams."""
+    seats = [
+        SeatInfo("1. Zoë 🐉", 13, is_dealer=True, team=0),
+        SeatInfo("2. 小明", 13, is_turn=True, team=1),
+        SeatInfo("3. Bob", 12, away=True, team=0),
+        SeatInfo("4. 王小二", 12, team=1),
+    ]
+    base = TableScene(
+        seats, Rank.FIVE, Suit.HEARTS, levels=(Rank.FIVE, Rank.ACE), defenders=0, hand_number=3
+    )
+    playing = replace(
+        base,
+        trick=[(0, parse_cards("AS KS QS JS")), (1, parse_cards("BJ SJ 10H 5D"))],
+        winner=1, attacker_points=85, point_cards=parse_cards("KH KS 10C 10D 5S 5H"),
+        previous_trick=[(2, parse_cards("QC")), (3, parse_cards("JD"))], previous_winner=2,
+    )
+    dealing = replace(
+        base, level=Rank.TWO, trump=Colour.BLACK, dealing=True, cards_to_deal=20,
+        declaration=DeclarationInfo(1, parse_cards("2S 2S")),
+    )
+    hidden = replace(
+        base, trump_hidden=True, winner=2,
+        trick=[(2, parse_cards("9C 9C 8D 8D")), (3, parse_cards("4H 3H 6S 7C"))],
+    )
+    height = picture_size(4)[1]
+    sample = Image.new("RGB", (WIDTH, 4 * height))
+    for k, (scene, four_colour) in enumerate(
+        ((playing, False), (dealing, False), (hidden, True), (playing, True))
+    ):
+        sample.paste(_draw(scene, four_colour, ENGLISH), (0, k * height))
+    return sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def _check(scene: TableScene) -> None:
     count = len(scene.seats)
     if not MIN_SEATS <= count <= MAX_SEATS:
         raise RenderError(f"a table has {MIN_SEATS} to {MAX_SEATS} seats, not {count}")
-    played = [seat for seat, _ in scene.trick]
-    if any(not 0 <= seat < count for seat in played):
-        raise RenderError(f"a trick names a seat outside 0..{count - 1}: {played}")
-    if len(set(played)) != len(played):
-        raise RenderError(f"a seat plays twice in one trick: {played}")
-    if scene.winner is not None and scene.winner not in played:
-        raise RenderError(f"seat {scene.winner} wins a trick it has not played in")
+    for name, trick, winner in (
+        ("trick", scene.trick, scene.winner),
+        ("previous trick", scene.previous_trick, scene.previous_winner),
+    ):
+        played = [seat for seat, _ in trick]
+        if any(not 0 <= seat < count for seat in played):
+            raise RenderError(f"a {name} names a seat outside 0..{count - 1}: {played}")
+        if len(set(played)) != len(played):
+            raise RenderError(f"a seat plays twice in one {name}: {played}")
+        if winner is not None and winner not in played:
+            raise RenderError(f"seat {winner} wins a {name} it has not played in")
     if any(info.cards_left < 0 for info in scene.seats):
         raise RenderError("a seat has fewer than 0 cards left")
+    if scene.defenders is not None and not 0 <= scene.defenders < len(scene.levels):
+        raise RenderError(f"team {scene.defenders} defends, but there are {len(scene.levels)}")
+    if any(card.points == 0 for card in scene.point_cards):
+        raise RenderError("a card without points is among the attackers' point cards")
+    if scene.declaration is not None and not 0 <= scene.declaration.seat < count:
+        raise RenderError(f"a declaration by seat {scene.declaration.seat}, not 0..{count - 1}")
+    if scene.cards_to_deal < 0 or scene.hand_number < 0:
+        raise RenderError("a negative hand number or count of cards to deal")
 
 
-def _plate_box(angle: float, centre: tuple[float, float]) -> tuple[int, int, int, int]:
-    """Seat 0 at the bottom (angle 90°), then counter-clockwise as seen from above."""
-    w, h = PLATE_SIZE
-    x = centre[0] + _PLATE_RADII[0] * math.cos(angle) - w / 2
-    y = centre[1] + _PLATE_RADII[1] * math.sin(angle) - h / 2
-    x0 = round(min(max(x, 8), WIDTH - 8 - w))
-    y0 = round(min(max(y, HEADER + 8), HEIGHT - 8 - h))
-    return (x0, y0, x0 + w, y0 + h)
+# -- what does not change between renders ----------------------------------------------------
 
 
-def _trick_spot(
-    plate: tuple[int, int, int, int], angle: float, g: _Geometry
-) -> tuple[float, float]:
-    """The middle of a seat's play: beside its plate for seats on the sides, else above or
-    below it, far enough that the widest play clears the plate."""
-    px, py = (plate[0] + plate[2]) / 2, (plate[1] + plate[3]) / 2
-    if abs(math.cos(angle)) > 0.8:
-        shift = (plate[2] - plate[0]) / 2 + _CLEARANCE + g.max_width / 2
-        return (px - math.copysign(shift, math.cos(angle)), py)
-    shift = (plate[3] - plate[1]) / 2 + _CLEARANCE + g.card_height / 2
-    return (px, py - math.copysign(shift, math.sin(angle)))
+@lru_cache(maxsize=MAX_SEATS)
+def _background(count: int) -> Image.Image:
+    """The felt, the header and the strip for the previous trick (copied, never drawn on)."""
+    width, height = picture_size(count)
+    image = Image.new("RGB", (width, height), _BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, HEADER - 1), fill=PLATE)
+    draw.line((MARGIN, TRUMP_ROW, width - MARGIN, TRUMP_ROW), fill=_PANEL, width=2)
+    top, bottom = HEADER, height - STRIP
+    draw.ellipse((34, top + 40, width - 34, bottom - 40), fill=FELT_DARK)
+    draw.ellipse((44, top + 50, width - 44, bottom - 50), fill=FELT)
+    draw.rectangle((0, bottom, width, height), fill=PLATE)
+    return image
 
 
-# -- header ---------------------------------------------------------------------------------
+# -- header -----------------------------------------------------------------------------------
 
 
-def _draw_header(
+def _label(image: Image.Image, x: float, y: float, text: str, font: Font,
+           max_width: int = 220, colour: RGB = INK_MUTED) -> float:
+    """A catalogue word, muted; returns the x after it and a small gap."""
+    return draw_text(image, (x, y), player_text(text, font, max_width), font, colour) + 10
+
+
+def _draw_trump_row(
     image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels
 ) -> None:
-    draw.rectangle((0, 0, WIDTH, HEADER - 1), fill=PLATE)
-    font = text_font(20)
-    bold = bold_font(22)
-    y = HEADER / 2
-    x = 18.0
-    if scene.title:
-        title = player_text(scene.title, text_font(22), 330)
-        draw.text((x, y), title, font=text_font(22), fill=INK, anchor="lm")
-        x += font.getlength(title) + 34
-    x = _header_item(draw, x, y, labels.trump, font)
-    x = _draw_trump(image, draw, (x, y), scene, labels, font) + 30
-    x = _header_item(draw, x, y, labels.level, font)
-    draw.text((x, y), scene.level.label, font=bold, fill=GOLD, anchor="lm")
-    x += bold.getlength(scene.level.label) + 30
-    x = _header_item(draw, x, y, labels.points, font)
-    draw.text((x, y), str(scene.attacker_points), font=bold, fill=GOLD, anchor="lm")
+    y = TRUMP_ROW / 2
+    font = text_font(26)
+    x = _label(image, MARGIN, y, labels.trump, font, 180)
+    x = _draw_trump_chip(image, draw, (x, y), scene)
+    if scene.trump is None and not scene.trump_hidden:
+        x = _label(image, x + 10, y, labels.no_trump, font, 160, GOLD)
+    elif scene.trump_hidden:
+        x = _label(image, x + 10, y, labels.hidden_trump, font, 160)
+    right: float = WIDTH - MARGIN
+    parts = _progress(scene, labels)
+    if parts:
+        text = player_text(" · ".join(parts), font, round(right - x - 20))
+        right = draw_text(image, (right, y), text, font, INK, "rm") - text_width(text, font) - 24
+    if scene.title and right - x > 80:
+        title = player_text(scene.title, text_font(22), round(right - x - 10))
+        draw_text(image, (right, y), title, text_font(22), INK_MUTED, "rm")
 
 
-def _header_item(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, font: Font) -> float:
-    text = player_text(label, font, 160)
-    draw.text((x, y), text, font=font, fill=INK_MUTED, anchor="lm")
-    return x + font.getlength(text) + 8
+def _progress(scene: TableScene, labels: Labels) -> list[str]:
+    """The hand number and, while dealing, the cards left to deal."""
+    parts = []
+    if scene.hand_number:
+        parts.append(fill(labels.hand_number, scene.hand_number))
+    if scene.dealing:
+        parts.append(fill(labels.to_deal, scene.cards_to_deal))
+    return parts
 
 
-def _draw_trump(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    at: tuple[float, float],
-    scene: TableScene,
-    labels: Labels,
-    font: Font,
+def _draw_trump_chip(
+    image: Image.Image, draw: ImageDraw.ImageDraw, at: tuple[float, float], scene: TableScene
 ) -> float:
-    """The trump chip; returns the x where it ends."""
+    """The trump chip: the trump's pips and the level rank; returns the x where it ends."""
     x, y = at
-    size = 34
+    size = 52
+    rank_font = bold_font(38)
     if scene.trump_hidden:
-        draw.rounded_rectangle((x, y - size / 2, x + size, y + size / 2), radius=7, fill=_CHIP)
-        draw.text((x + size / 2, y), "?", font=bold_font(26), fill=(40, 40, 40), anchor="mm")
+        draw.rounded_rectangle((x, y - size / 2, x + size, y + size / 2), radius=9, fill=_CHIP)
+        draw_text(image, (x + size / 2, y), "?", rank_font, _CHIP_INK, "mm")
         return x + size
-    if scene.trump is None:
-        text = player_text(labels.no_trump, font, 160)
-        draw.text((x, y), text, font=font, fill=GOLD, anchor="lm")
-        return x + font.getlength(text)
-    suits = _trump_suits(scene.trump)
-    width = size + (len(suits) - 1) * 26
-    draw.rounded_rectangle((x, y - size / 2, x + width, y + size / 2), radius=7, fill=_CHIP)
-    for k, suit in enumerate(suits):
-        icon = suit_icon(suit, 26, suit_colour(suit))
-        image.paste(icon, (round(x + 4 + 26 * k), round(y - 13)), icon)
+    suits = _trump_suits(scene.trump) if scene.trump is not None else ()
+    pip = 36
+    label = scene.level.label
+    width = 14 + len(suits) * (pip + 4) + round(rank_font.getlength(label)) + 12
+    draw.rounded_rectangle((x, y - size / 2, x + width, y + size / 2), radius=9, fill=_CHIP)
+    px = x + 10
+    for suit in suits:
+        icon = suit_icon(suit, pip, suit_colour(suit))
+        image.paste(icon, (round(px), round(y - pip / 2)), icon)
+        px += pip + 4
+    colour = suit_colour(suits[0]) if suits else _CHIP_INK
+    draw_text(image, (px + 2, y + 1), label, rank_font, colour, "lm")
     return x + width
 
 
@@ -220,7 +403,117 @@ def _trump_suits(trump: TrumpSuit) -> tuple[Suit, ...]:
     return (trump,)
 
 
-# -- seats and plays ------------------------------------------------------------------------
+def team_name(scene: TableScene, team: int) -> str:
+    """A team by its seats' numbers, as the players read them: ``1+3``."""
+    seats = [str(i + 1) for i, info in enumerate(scene.seats) if info.team == team]
+    return "+".join(seats) or str(team + 1)
+
+
+def _draw_teams(
+    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels
+) -> None:
+    top = TRUMP_ROW + 4
+    y = TRUMP_ROW + ROW / 2
+    font = text_font(24)
+    level_font = bold_font(36)
+    if not scene.levels:
+        x = _label(image, MARGIN, y, labels.level, font)
+        draw_text(image, (x, y), scene.level.label, level_font, GOLD, "lm")
+        return
+    gap = 12
+    teams = len(scene.levels)
+    width = (WIDTH - 2 * MARGIN - gap * (teams - 1)) / teams
+    for team, level in enumerate(scene.levels):
+        x0 = MARGIN + team * (width + gap)
+        x1 = x0 + width
+        draw.rounded_rectangle((x0, top, x1, top + ROW - 8), radius=10, fill=_PANEL)
+        colour = TEAM_COLOURS[team % len(TEAM_COLOURS)]
+        draw.rounded_rectangle((x0, top, x0 + 10, top + ROW - 8), radius=5, fill=colour)
+        rank = level.label
+        rank_x = x1 - 14 - level_font.getlength(rank)
+        draw_text(image, (rank_x, y), rank, level_font, GOLD, "lm")
+        level_word = player_text(labels.level, font, 110)
+        level_x = rank_x - 8 - text_width(level_word, font)
+        draw_text(image, (level_x, y), level_word, font, INK_MUTED)
+        x = draw_text(image, (x0 + 22, y), team_name(scene, team), font, INK) + 12
+        if scene.defenders is not None:
+            defending = team == scene.defenders
+            role = labels.defending if defending else labels.attacking
+            role = player_text(role, font, round(level_x - x - 10))
+            draw_text(image, (x, y), role, font, INK_MUTED if defending else _ATTACK)
+
+
+def _draw_points(
+    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels,
+    four_colour: bool,
+) -> None:
+    y = TRUMP_ROW + ROW + ROW / 2
+    x = _label(image, MARGIN, y, labels.points, text_font(24), 260)
+    number = str(scene.attacker_points)
+    draw_text(image, (x, y), number, bold_font(36), GOLD, "lm")
+    x += bold_font(36).getlength(number) + 18
+    if scene.point_cards:
+        _draw_point_cards(image, draw, scene.point_cards, (x, y), four_colour)
+
+
+_POINT_RANKS = (Rank.KING, Rank.TEN, Rank.FIVE)
+
+
+def _draw_point_cards(
+    image: Image.Image, draw: ImageDraw.ImageDraw, cards: Sequence[Card],
+    at: tuple[float, float], four_colour: bool,
+) -> None:
+    """The point cards on a white pill, by rank: ``K ♠♥  10 ♦  5 ♣♣``."""
+    x, y = at
+    font = bold_font(30)
+    pip = 26
+    groups = [
+        (rank, sorted((c for c in cards if c.rank is rank), key=lambda c: str(c.suit)))
+        for rank in _POINT_RANKS
+    ]
+    groups = [(rank, group) for rank, group in groups if group]
+    labels_width = sum(font.getlength(rank.label) + 8 + 14 for rank, _ in groups)
+    room = WIDTH - MARGIN - x - 20 - labels_width
+    step = min(pip + 2, max(10, room / max(1, len(cards))))
+    width = 10 + labels_width + (len(cards) - 1) * step + pip + 6
+    draw.rounded_rectangle((x, y - 22, x + width, y + 22), radius=10, fill=_CHIP)
+    cx = x + 10
+    for rank, group in groups:
+        draw_text(image, (cx, y + 1), rank.label, font, _CHIP_INK, "lm")
+        cx += font.getlength(rank.label) + 8
+        for card in group:
+            assert card.suit is not None  # point cards are never jokers
+            icon = suit_icon(card.suit, pip, card_colour(card, four_colour))
+            image.paste(icon, (round(cx), round(y - pip / 2)), icon)
+            cx += step
+        cx += pip - step + 14
+
+
+def _draw_declaration(
+    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels,
+    four_colour: bool,
+) -> None:
+    y = TRUMP_ROW + ROW + ROW / 2
+    font = text_font(24)
+    declaration = scene.declaration
+    if declaration is None:
+        _label(image, MARGIN, y, labels.no_declaration, font, WIDTH - 2 * MARGIN)
+        return
+    x = _label(image, MARGIN, y, labels.declared, font)
+    name = player_text(scene.seats[declaration.seat].name, font, 260)
+    x = draw_text(image, (x, y), name, font, INK) + 14
+    height = 48
+    if not declaration.cards:
+        draw.rounded_rectangle((x, y - height / 2, x + 34, y + height / 2), radius=6, fill=_CHIP)
+        draw_text(image, (x + 17, y), "?", bold_font(32), _CHIP_INK, "mm")
+        return
+    for card in declaration.cards:
+        index = card_index(card, height, four_colour)
+        image.paste(index, (round(x), round(y - height / 2)), index)
+        x += index.width + 4
+
+
+# -- seats and plays --------------------------------------------------------------------------
 
 
 def _draw_plate(
@@ -231,76 +524,116 @@ def _draw_plate(
     labels: Labels,
 ) -> None:
     x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
     if info.is_turn:
-        draw.rounded_rectangle((x0 - 4, y0 - 4, x0 + w + 4, y0 + h + 4), radius=14, fill=_TURN)
+        draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), radius=15, fill=_TURN)
     draw.rounded_rectangle(box, radius=10, fill=PLATE)
     team = TEAM_COLOURS[info.team % len(TEAM_COLOURS)] if info.team is not None else _AWAY
-    draw.rounded_rectangle((x0, y0, x0 + 8, y0 + h), radius=4, fill=team)
+    draw.rounded_rectangle((x0, y0, x0 + 10, y1), radius=5, fill=team)
     ink = _AWAY if info.away else INK
-    font = text_font(19)
-    name_left = x0 + 16
-    name_right = x0 + w - 8
+    font = text_font(26)
+    name_left = x0 + 18
+    name_right = x1 - 8
     if info.is_dealer:
-        badge = player_text(labels.dealer_badge, text_font(15), 40)
-        bw = max(22, round(text_font(15).getlength(badge)) + 10)
-        draw.rounded_rectangle((name_right - bw, y0 + 7, name_right, y0 + 29), radius=11, fill=GOLD)
-        draw.text(
-            (name_right - bw / 2, y0 + 18), badge, font=text_font(15), fill=PLATE, anchor="mm"
-        )
+        badge_font = emphasis_font(labels.dealer_badge, 20)
+        badge = player_text(labels.dealer_badge, badge_font, 50)
+        bw = max(30, round(badge_font.getlength(badge)) + 12)
+        draw.rounded_rectangle((name_right - bw, y0 + 8, name_right, y0 + 38), radius=15, fill=GOLD)
+        draw_text(image, (name_right - bw / 2, y0 + 23), badge, badge_font, PLATE, "mm")
         name_right -= bw + 6
     name = player_text(info.name, font, name_right - name_left)
-    draw.text((name_left, y0 + 18), name, font=font, fill=ink, anchor="lm")
-    back = card_back(24)
-    image.paste(back, (name_left, y0 + 35), back)
-    small = text_font(16)
-    x = name_left + back.width + 6
+    draw_text(image, (name_left, y0 + 24), name, font, ink)
+    back = card_back(26)
+    image.paste(back, (name_left, y0 + 46), back)
+    x = name_left + back.width + 8
     count = str(info.cards_left)
-    draw.text((x, y0 + 47), count, font=bold_font(17), fill=ink, anchor="lm")
-    x += round(bold_font(17).getlength(count)) + 12
+    draw_text(image, (x, y0 + 60), count, bold_font(24), ink, "lm")
+    x += round(bold_font(24).getlength(count)) + 12
     status = labels.away if info.away else labels.to_play if info.is_turn else ""
     if status:
-        text = player_text(status, small, x0 + w - 8 - x)
-        colour = _AWAY if info.away else _TURN
-        draw.text((x, y0 + 47), text, font=small, fill=colour, anchor="lm")
+        small = text_font(22)
+        text = player_text(status, small, x1 - 8 - x)
+        draw_text(image, (x, y0 + 60), text, small, _AWAY if info.away else _TURN)
 
 
 def _draw_play(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
     cards: Sequence[Card],
-    centre: tuple[float, float],
-    g: _Geometry,
+    layout: _Layout,
+    spot: _Spot,
     winning: bool,
     four_colour: bool,
 ) -> None:
     if not cards:
         return
-    cw = card_width(g.card_height)
-    step = g.step
-    if len(cards) > 1 and (len(cards) - 1) * step + cw > g.max_width:
-        step = max(8, (g.max_width - cw) // (len(cards) - 1))
+    height = layout.card_height
+    cw = card_width(height)
+    step = layout.step
+    room = spot.right - spot.left
+    if len(cards) > 1 and (len(cards) - 1) * step + cw > room:
+        step = max(8, int((room - cw) // (len(cards) - 1)))
     width = (len(cards) - 1) * step + cw
-    x0 = round(centre[0] - width / 2)
-    y0 = round(centre[1] - g.card_height / 2)
+    if spot.align == "l":
+        x0 = round(spot.left)
+    elif spot.align == "r":
+        x0 = round(spot.right - width)
+    else:
+        x0 = round((spot.left + spot.right - width) / 2)
+    y0 = round(spot.y - height / 2)
     if winning:
         pad = 6
         draw.rounded_rectangle(
-            (x0 - pad, y0 - pad, x0 + width + pad, y0 + g.card_height + pad),
+            (x0 - pad, y0 - pad, x0 + width + pad, y0 + height + pad),
             radius=10,
             fill=FELT_LIGHT,
             outline=GOLD,
             width=4,
         )
     for k, card in enumerate(cards):
-        face = card_face(card, g.card_height, four_colour)
+        face = card_face(card, height, four_colour)
         image.paste(face, (x0 + k * step, y0), face)
     if winning:
-        star = star_icon(26, GOLD)
-        image.paste(star, (x0 - 17, y0 - 17), star)
+        star = star_icon(30, GOLD)
+        image.paste(star, (x0 - 19, y0 - 19), star)
 
 
-# -- text equivalent -------------------------------------------------------------------------
+def _draw_previous(
+    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels,
+    four_colour: bool, top: int,
+) -> None:
+    """The trick before, in play order: each seat's number in its team colour, then its
+    cards as index cards; the winner's framed in gold."""
+    y = top + STRIP / 2
+    font = text_font(24)
+    x = _label(image, MARGIN, y, labels.last_trick, font, 150) + 4
+    badge = 30
+    gap = 14
+    index_w = index_width(_INDEX_HEIGHT)
+    cards = sum(len(c) for _, c in scene.previous_trick)
+    plays = len(scene.previous_trick)
+    fixed = plays * (badge + 6 + gap) + plays * (index_w - 4)
+    room = WIDTH - MARGIN - x - fixed
+    step = min(index_w + 4, max(12, room / max(1, cards - plays))) if cards > plays else index_w
+    for seat, played in scene.previous_trick:
+        info = scene.seats[seat]
+        colour = TEAM_COLOURS[info.team % len(TEAM_COLOURS)] if info.team is not None else _AWAY
+        width = badge + 6 + (len(played) - 1) * step + index_w
+        if seat == scene.previous_winner:
+            draw.rounded_rectangle(
+                (x - 5, y - _INDEX_HEIGHT / 2 - 6, x + width + 5, y + _INDEX_HEIGHT / 2 + 6),
+                radius=9, fill=FELT_LIGHT, outline=GOLD, width=3,
+            )
+        draw.ellipse((x, y - badge / 2, x + badge, y + badge / 2), fill=colour)
+        draw_text(image, (x + badge / 2, y), str(seat + 1), bold_font(20), PLATE, "mm")
+        cx = x + badge + 6
+        for card in played:
+            index = card_index(card, _INDEX_HEIGHT, four_colour)
+            image.paste(index, (round(cx), round(y - _INDEX_HEIGHT / 2)), index)
+            cx += step
+        x += width + gap
+
+
+# -- text equivalent ---------------------------------------------------------------------------
 
 
 def trump_text(trump: TrumpSuit | None, hidden: bool, labels: Labels) -> str:
@@ -313,15 +646,58 @@ def trump_text(trump: TrumpSuit | None, hidden: bool, labels: Labels) -> str:
     return trump.symbol
 
 
+def _plays_text(trick: Sequence[Play], names: Sequence[str]) -> str:
+    return "; ".join(
+        f"{names[seat]} {' '.join(card.pretty for card in cards)}" for seat, cards in trick
+    )
+
+
 def _alt_text(scene: TableScene, labels: Labels) -> str:
+    """The picture in words, the game's state first and the seats last (Discord keeps
+    only :data:`~images.canvas.ALT_TEXT_LIMIT` characters)."""
     names = [plain_text(info.name) for info in scene.seats]
     parts = []
     if scene.title:
         parts.append(plain_text(scene.title) + ".")
+    progress = _progress(scene, labels)
+    if progress:
+        parts.append(", ".join(progress) + ".")
     parts.append(
         f"{labels.trump}: {trump_text(scene.trump, scene.trump_hidden, labels)}, "
-        f"{labels.level}: {scene.level.label}, {labels.points}: {scene.attacker_points}."
+        f"{labels.level}: {scene.level.label}."
     )
+    if scene.dealing:
+        declaration = scene.declaration
+        if declaration is None:
+            parts.append(labels.no_declaration + ".")
+        else:
+            shown = " ".join(card.pretty for card in declaration.cards) or "?"
+            parts.append(f"{labels.declared}: {names[declaration.seat]} {shown}.")
+    if scene.levels:
+        teams = []
+        for team, level in enumerate(scene.levels):
+            role = ""
+            if scene.defenders is not None:
+                role = labels.defending if team == scene.defenders else labels.attacking
+                role = f" ({role})"
+            teams.append(
+                f"{labels.team} {team_name(scene, team)}{role}: {labels.level} {level.label}"
+            )
+        parts.append("; ".join(teams) + ".")
+    points = f"{labels.points}: {scene.attacker_points}"
+    if scene.point_cards:
+        points += f" ({labels.point_cards}: {' '.join(c.pretty for c in scene.point_cards)})"
+    parts.append(points + ".")
+    if scene.trick:
+        line = f"{labels.trick}: {_plays_text(scene.trick, names)}."
+        if scene.winner is not None:
+            line += f" {labels.winning}: {names[scene.winner]}."
+        parts.append(line)
+    if scene.previous_trick:
+        line = f"{labels.last_trick}: {_plays_text(scene.previous_trick, names)}."
+        if scene.previous_winner is not None:
+            line += f" {labels.won_by}: {names[scene.previous_winner]}."
+        parts.append(line)
     seats = []
     for name, info in zip(names, scene.seats, strict=True):
         notes = [fill(labels.cards_left, info.cards_left)]
@@ -333,13 +709,4 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
             notes.append(labels.away)
         seats.append(f"{name} ({', '.join(notes)})")
     parts.append("; ".join(seats) + ".")
-    if scene.trick:
-        plays = [
-            f"{names[seat]} {' '.join(card.pretty for card in cards)}"
-            for seat, cards in scene.trick
-        ]
-        line = f"{labels.trick}: " + "; ".join(plays) + "."
-        if scene.winner is not None:
-            line += f" {labels.winning}: {names[scene.winner]}."
-        parts.append(line)
     return " ".join(parts)

@@ -23,6 +23,9 @@ def parse_option_text(text: str | None) -> dict[str, str]:
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
             raise BotError("bad_rules", reason=f"write options as name=value, not {part!r}")
+        if key.strip().lower() == "preset":
+            raise BotError("bad_rules", reason="choose the preset with the `preset` option, "
+                           "not in `options`")
         out[key] = value
     return out
 

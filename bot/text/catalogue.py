@@ -12,6 +12,12 @@ from typing import Any
 EN: dict[str, str] = {
     # refusals
     "no_table": "There is no Shengji table in this channel. Start one with `/shengji create`.",
+    "table_damaged": "This table could not be restored after a restart ({reason}). The host "
+                     "(or a member with Manage Server) can end it with `/shengji end`; its "
+                     "match log can then be downloaded with `/shengji export`.",
+    "stale_control": "That button or menu no longer works here: use `/shengji status` or "
+                     "`/shengji hand` for fresh ones.",
+    "bad_options": "Those options do not fit this command: pick them from Discord's list.",
     "table_exists": "This channel already has a table. Join it, or end it first.",
     "bad_rules": "Those rules cannot be played: {reason}",
     "already_seated": "You are already seated (seat {seat}).",
@@ -31,6 +37,9 @@ EN: dict[str, str] = {
     "stale_button": "That button is from an earlier hand.",
     "not_your_turn_to_choose": "That is not yours to choose.",
     "generic": "Something went wrong on my side (error {error_id}). Nothing changed.",
+    "generic_stored": "Your move was made and saved, but something went wrong on my side "
+                      "while answering (error {error_id}). `/shengji hand` shows where the "
+                      "game is.",
     "no_choices": "No legal play matches.",
     # confirmations
     "created": "Table created with the {preset} rules. Others can join with the button or "
@@ -104,10 +113,52 @@ EN: dict[str, str] = {
     "ev_swap_offered": "Kitty trumps you may swap for side cards of the same rank: {cards}",
     "hand_header": "Your hand ({count} cards){trump}:",
     "your_turn": "It is your turn.",
+    # the pictures' words (images.Labels); {n} is a number, filled in by the picture
+    "picture_hand": "Hand ({n} cards)",
+    "picture_trumps": "Trumps",
+    "picture_jokers": "Jokers",
+    "picture_red": "red",
+    "picture_black": "black",
+    "picture_selected": "Selected",
+    "picture_new": "New",
+    "picture_unplayable": "Can't play now",
+    "picture_no_cards": "no cards",
+    "picture_trump": "Trump",
+    "picture_no_trump": "no trump",
+    "picture_hidden_trump": "hidden",
+    "picture_level": "Level",
+    "picture_dealer": "Dealer",
+    "picture_dealer_badge": "D",
+    "picture_points": "Attackers' points",
+    "picture_cards_left": "{n} cards",
+    "picture_to_play": "to play",
+    "picture_winning": "winning",
+    "picture_away": "away",
+    "picture_trick": "Trick",
+    "picture_kitty": "Kitty",
+    "picture_kitty_points": "{n} points",
+    "picture_multiplier": "×{n}",
+    "picture_levels": "Levels",
+    "picture_next_dealer": "Next dealer",
+    "picture_hand_number": "Hand {n}",
+    "picture_to_deal": "{n} to deal",
+    "picture_declared": "Declared",
+    "picture_no_declaration": "No declaration yet",
+    "picture_team": "Team",
+    "picture_defending": "defending",
+    "picture_attacking": "attacking",
+    "picture_point_cards": "point cards",
+    "picture_last_trick": "Last trick",
+    "picture_won_by": "won by",
 }
 
 ZH: dict[str, str] = {
     "no_table": "这个频道没有升级牌桌。用 `/shengji create` 开一桌。",
+    "table_damaged": "重启后无法恢复这张牌桌（{reason}）。桌主（或有“管理服务器”权限的成员）可以用 "
+                     "`/shengji end` 结束它，然后用 `/shengji export` 下载这场比赛的记录。",
+    "stale_control": "这个按钮或菜单在这里已经失效：用 `/shengji status` 或 "
+                     "`/shengji hand` 获取新的。",
+    "bad_options": "这些选项不符合这个命令：请从 Discord 的列表中选择。",
     "table_exists": "这个频道已经有牌桌了。请加入，或先结束它。",
     "bad_rules": "这些规则无法使用：{reason}",
     "already_seated": "你已经坐在 {seat} 号座位。",
@@ -127,6 +178,8 @@ ZH: dict[str, str] = {
     "stale_button": "这个按钮属于之前的一局。",
     "not_your_turn_to_choose": "这不是你的选择。",
     "generic": "出了点问题（错误 {error_id}）。什么都没有改变。",
+    "generic_stored": "你的操作已经生效并保存，但回复时出了点问题（错误 {error_id}）。"
+                      "用 `/shengji hand` 查看牌局。",
     "no_choices": "没有合法的出牌。",
     "created": "已用 {preset} 规则开桌。其他人可以点按钮或用 `/shengji join` 加入。",
     "joined": "你坐在 {seat} 号座位。",
@@ -194,6 +247,42 @@ ZH: dict[str, str] = {
     "ev_swap_offered": "可用同点数副牌交换的底牌主牌：{cards}",
     "hand_header": "你的手牌（{count} 张）{trump}：",
     "your_turn": "轮到你了。",
+    "picture_hand": "手牌（{n} 张）",
+    "picture_trumps": "主牌",
+    "picture_jokers": "王",
+    "picture_red": "红",
+    "picture_black": "黑",
+    "picture_selected": "已选",
+    "picture_new": "新牌",
+    "picture_unplayable": "现在不能出",
+    "picture_no_cards": "没有牌",
+    "picture_trump": "主",
+    "picture_no_trump": "无主",
+    "picture_hidden_trump": "未公开",
+    "picture_level": "级别",
+    "picture_dealer": "庄家",
+    "picture_dealer_badge": "庄",
+    "picture_points": "抓分方得分",
+    "picture_cards_left": "{n} 张",
+    "picture_to_play": "该出牌",
+    "picture_winning": "目前最大",
+    "picture_away": "暂离",
+    "picture_trick": "本轮",
+    "picture_kitty": "底牌",
+    "picture_kitty_points": "{n} 分",
+    "picture_multiplier": "×{n}",
+    "picture_levels": "级别",
+    "picture_next_dealer": "下一局庄家",
+    "picture_hand_number": "第 {n} 局",
+    "picture_to_deal": "还剩 {n} 张",
+    "picture_declared": "亮主",
+    "picture_no_declaration": "还没有人亮主",
+    "picture_team": "队",
+    "picture_defending": "坐庄",
+    "picture_attacking": "抓分",
+    "picture_point_cards": "分牌",
+    "picture_last_trick": "上一轮",
+    "picture_won_by": "赢家",
 }
 
 #: Chinese reasons for the engine's most common refusals (others keep its English text).
@@ -221,13 +310,17 @@ def lang(locale: str | None) -> dict[str, str]:
     return ZH if (locale or "").lower().startswith("zh") else EN
 
 
+def template(locale: str | None, key: str) -> str:
+    """A text as written, unformatted (English where the language lacks it)."""
+    return lang(locale).get(key) or EN.get(key) or key
+
+
 def say(locale: str | None, key: str, **params: Any) -> str:
-    catalogue = lang(locale)
-    template = catalogue.get(key) or EN.get(key) or key
+    text = template(locale, key)
     try:
-        return template.format(**params)
+        return text.format(**params)
     except (KeyError, IndexError):
-        return template
+        return text
 
 
 def engine_reason(locale: str | None, code: str | None, message: str,
@@ -235,9 +328,12 @@ def engine_reason(locale: str | None, code: str | None, message: str,
     """The engine's reason in the player's language; seats are shown from 1."""
     shown = {k: v + 1 if k in ("turn", "seat") and isinstance(v, int) else v
              for k, v in (params or {}).items()}
-    key = f"engine_{code}"
-    if key in lang(locale) or key in EN:
-        return say(locale, key, **shown)
+    template = lang(locale).get(f"engine_{code}") or EN.get(f"engine_{code}")
+    if template is not None:
+        try:
+            return template.format(**shown)
+        except (KeyError, IndexError):
+            pass  # the engine gave fewer details than this sentence names: its own words
     if lang(locale) is ZH and code in ENGINE_ZH:
         return ENGINE_ZH[code]
     return message

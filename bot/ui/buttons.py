@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.errors import BotError
+from bot.guard import GuardedControl
 from bot.services import services_of
 from bot.table_data import Table
 from bot.text.catalogue import say
@@ -26,7 +27,7 @@ def custom_id(action: str, channel_id: int) -> str:
     return f"sj:{action}:{channel_id}"
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class TableButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=rf"sj:(?P<action>{'|'.join(ACTIONS)}):(?P<channel>[0-9]+)"):
     def __init__(self, action: str, channel_id: int, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
@@ -67,7 +68,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await reply(interaction, say(locale, "started"))
             else:
                 await open_panel(services, interaction)
-        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+        except Exception as exc:  # every failure gets an answer
             await report_error(interaction, exc)
 
 

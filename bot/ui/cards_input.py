@@ -26,7 +26,10 @@ def parse_play(text: str, view: SeatView) -> list[Card]:
         raise BotError("bad_cards", reason="no cards given")
     if _NUMBERS.match(text):
         order = hand_order(view)
-        numbers = [int(n) for n in re.split(r"[\s,，]+", text) if n]
+        parts = [n for n in re.split(r"[\s,，]+", text) if n]
+        if any(len(n) > 4 for n in parts):  # (and no int() of thousands of digits)
+            raise BotError("bad_cards", reason=f"your cards are numbered 1 to {len(order)}")
+        numbers = [int(n) for n in parts]
         if len(set(numbers)) != len(numbers):
             raise BotError("bad_cards", reason="a number appears twice")
         bad = [n for n in numbers if not 1 <= n <= len(order)]

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.guard import GuardedControl
 from bot.ratings import display
 from bot.services import services_of
 from bot.stats.queries import HistoryEntry, LeaderboardPage
@@ -47,7 +48,7 @@ def lb_custom_id(guild_id: int, order: str, page: int) -> str:
     return f"sj:lb:{guild_id}:{order}:{page}"
 
 
-class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class LeaderboardButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
                         template=r"sj:lb:(?P<guild>[0-9]+):(?P<order>rating|wins|levels)"
                                  r":(?P<page>[0-9]{1,6})"):
     """A paging or ordering button of a leaderboard. Its id says which server, order and
@@ -69,11 +70,12 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
         try:
-            page = await services_of(interaction.client).stats.leaderboard_click(interaction.guild_id, self.guild_id,
-                                                     self.order, self.page)
+            stats = services_of(interaction.client).stats
+            page = await stats.leaderboard_click(interaction.guild_id, self.guild_id,
+                                                 self.order, self.page)
             await interaction.response.edit_message(embed=leaderboard_embed(page, locale),
                                                     view=leaderboard_view(page, locale))
-        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+        except Exception as exc:  # every failure gets an answer
             await report_error(interaction, exc)
 
 

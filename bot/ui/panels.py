@@ -19,11 +19,13 @@ import discord
 
 from bot.ai import rank_plays
 from bot.errors import BotError
+from bot.guard import GuardedControl
 from bot.services import Services, services_of
 from bot.text.catalogue import say
-from bot.tree import locale_of, reply, report_error
+from bot.tree import defer_privately, locale_of, mark_stored, reply, report_error
 from bot.ui.render import hand_picture, hand_text
 from engine.cards import Card, format_cards, parse_cards
+from engine.errors import EngineError
 from engine.game import Burying, Dealing, Playing, Swapping
 from engine.legal import legal_declarations, legal_plays
 
@@ -77,7 +79,7 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
     elif not isinstance(phase, Playing) and phase.name in ("hand_over", "match_over"):
         lines.append(say(locale, "hand_over_panel"))
     lines += services.notes.take_private(channel_id, user_id)
-    picture = await hand_picture(view, unplayable=unplayable)
+    picture = await hand_picture(view, unplayable=unplayable, locale=locale)
     file = discord.File(io.BytesIO(picture.png), filename="hand.png",
                         description=picture.alt_text[:1024])
     return "\n".join(lines)[:1990], file, ui
@@ -87,6 +89,7 @@ async def open_panel(services: Services, interaction: discord.Interaction) -> No
     """Show the caller their hand privately, and keep it fresh."""
     assert interaction.channel_id is not None
     channel_id, user_id = interaction.channel_id, interaction.user.id
+    await defer_privately(interaction)  # drawing the hand takes a while: answer first
     await services.tables.back(channel_id, user_id)  # looking at one's hand: not away
     content, file, ui = await build_panel(services, channel_id, user_id, locale_of(interaction))
     await reply(interaction, content, file=file, view=ui, ephemeral=True)
@@ -111,7 +114,7 @@ def keep_fresh(services: Services, interaction: discord.Interaction, channel_id:
     services.panels.keep(channel_id, user_id, refresh)
 
 
-class PanelChoice(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class PanelChoice(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"sj:pick:(?P<kind>declare|play):(?P<channel>[0-9]+)"):
     """The panel's menu of declarations or plays."""
 
@@ -138,17 +141,22 @@ class PanelChoice(discord.ui.DynamicItem[discord.ui.Select[Any]],
         try:
             if interaction.channel_id != self.channel_id or not self.item.values:
                 raise BotError("no_table")
-            cards = parse_cards(self.item.values[0])
+            await interaction.response.defer()  # (an update of the panel follows)
+            try:
+                cards = parse_cards(self.item.values[0])
+            except EngineError as exc:
+                raise BotError("bad_cards", reason=exc.message) from None
             if self.kind == "declare":
                 await services.tables.declare(self.channel_id, interaction.user.id, cards)
             else:
                 await services.tables.play(self.channel_id, interaction.user.id, cards)
+            mark_stored(interaction)
             await refresh_from(services, interaction, self.channel_id)
-        except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
+        except Exception as exc:  # every failure gets a private answer
             await report_error(interaction, exc)
 
 
-class NoSwapButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class NoSwapButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"sj:noswap:(?P<channel>[0-9]+)"):
     """changzhu: the declarer keeps the kitty as it is."""
 
@@ -169,9 +177,11 @@ class NoSwapButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         try:
             if interaction.channel_id != self.channel_id:
                 raise BotError("no_table")
+            await interaction.response.defer()  # (an update of the panel follows)
             await services.tables.swap(self.channel_id, interaction.user.id, (), ())
+            mark_stored(interaction)
             await refresh_from(services, interaction, self.channel_id)
-        except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
+        except Exception as exc:  # every failure gets a private answer
             await report_error(interaction, exc)
 
 
@@ -184,5 +194,8 @@ async def refresh_from(services: Services, interaction: discord.Interaction, cha
     fresh through this (newer) interaction."""
     content, file, ui = await build_panel(services, channel_id, interaction.user.id,
                                           locale_of(interaction))
-    await interaction.response.edit_message(content=content, attachments=[file], view=ui)
+    if interaction.response.is_done():  # deferred: the panel is the original message
+        await interaction.edit_original_response(content=content, attachments=[file], view=ui)
+    else:
+        await interaction.response.edit_message(content=content, attachments=[file], view=ui)
     keep_fresh(services, interaction, channel_id)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import fields
 
 from bot.table_data import Table
-from bot.text.catalogue import say
+from bot.text.catalogue import say, template
 from bot.text.events import trump_name
 from bot.ui.cards_input import hand_order
 from engine.cards import Card
@@ -19,6 +20,8 @@ from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.scoring import HandResult
 from engine.views import SeatView, public_view
 from images import (
+    DeclarationInfo,
+    Labels,
     LevelChange,
     Rendered,
     ResultScene,
@@ -87,19 +90,24 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
     return "\n".join(lines)[:1900]
 
 
+def picture_labels(locale: str | None) -> Labels:
+    """The pictures' words in ``locale``'s language, from the catalogue."""
+    return Labels(**{f.name: template(locale, f"picture_{f.name}") for f in fields(Labels)})
+
+
 def table_scene(table: Table) -> TableScene:
+    """The table as everybody may see it: built from ``public_view`` only."""
     names = seat_names(table)
+    title = say(table.locale, "table_title", preset=table.preset)
     game = table.game
     if game is None:
         seats = [SeatInfo(n, 0, team=i % 2) for i, n in enumerate(names)]
-        rules = table.rules
-        return TableScene(seats, rules.level_ranks[0], title=say(table.locale, "table_title",
-                                                                 preset=table.preset))
+        return TableScene(seats, table.rules.level_ranks[0], title=title)
     view = public_view(game)
     actor = table.actor()
     sizes = view.hand_sizes or (0,) * len(names)
     seats = [SeatInfo(n, sizes[i], is_dealer=view.dealer == i, is_turn=actor == i,
-                      team=i % 2, away=seat is not None and seat.away)
+                      team=game.team_of(i), away=seat is not None and seat.away)
              for i, (n, seat) in enumerate(zip(names, table.seats, strict=True))]
     level = view.level or game.levels[(view.dealer or 0) % 2]
     trick = [(seat, list(cards)) for seat, cards in view.trick]
@@ -109,14 +117,28 @@ def table_scene(table: Table) -> TableScene:
         plays = [cards for _, cards in phase.trick.plays]
         winner = phase.trick.plays[game.play_rules.trick_winner(phase.trick.lead, plays,
                                                                 phase.ctx)][0]
-    return TableScene(seats, level, trump=view.ctx.trump if view.ctx else None,
-                      trump_hidden=view.ctx is None, trick=trick, winner=winner,
-                      attacker_points=view.attacker_points,
-                      title=say(table.locale, "table_title", preset=table.preset))
+    # the dealer's team defends; the point cards are those of the tricks the others won
+    defenders = game.team_of(view.dealer) if view.dealer is not None else None
+    point_cards = [card for plays, won_by, _ in view.tricks
+                   if defenders is not None and game.team_of(won_by) != defenders
+                   for _, cards in plays for card in cards if card.points]
+    previous = view.tricks[-1] if view.tricks else None
+    dealing = view.phase == "deal"
+    standing = view.standing if dealing else None
+    return TableScene(
+        seats, level, trump=view.ctx.trump if view.ctx else None,
+        trump_hidden=view.ctx is None, trick=trick, winner=winner,
+        attacker_points=view.attacker_points, title=title,
+        levels=view.levels, defenders=defenders, point_cards=point_cards,
+        previous_trick=[(seat, list(cards)) for seat, cards in previous[0]] if previous else (),
+        previous_winner=previous[1] if previous else None,
+        hand_number=view.hand_number + 1, dealing=dealing, cards_to_deal=view.cards_to_deal,
+        declaration=DeclarationInfo(standing.seat, standing.cards) if standing else None)
 
 
 async def table_picture(table: Table) -> Rendered:
-    return await asyncio.to_thread(render_table, table_scene(table))
+    return await asyncio.to_thread(render_table, table_scene(table),
+                                   labels=picture_labels(table.locale))
 
 
 def hand_text(locale: str, view: SeatView) -> str:
@@ -130,9 +152,11 @@ def hand_text(locale: str, view: SeatView) -> str:
 
 
 async def hand_picture(view: SeatView, *, unplayable: Sequence[Card] = (),
-                       new: Sequence[Card] = ()) -> Rendered:
+                       new: Sequence[Card] = (), locale: str | None = None) -> Rendered:
+    """The seat's hand; its words in ``locale``'s language (English by default)."""
     rendered, _ = await asyncio.to_thread(render_hand, view.hand, view.ctx,
-                                          unplayable=unplayable, new=new)
+                                          unplayable=unplayable, new=new,
+                                          labels=picture_labels(locale))
     return rendered
 
 
@@ -145,5 +169,5 @@ async def result_picture(locale: str, result: HandResult, names: Sequence[str]) 
                            result.new_levels[1].label)]
     scene = ResultScene(list(result.kitty), result.multiplier, result.attacker_points,
                         changes, names[result.next_dealer], result.explain()[:-1])
-    return await asyncio.to_thread(render_result, scene)
+    return await asyncio.to_thread(render_result, scene, labels=picture_labels(locale))
 

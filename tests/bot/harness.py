@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AsyncIterator
 
-from tests.fakediscord import BotProcess, FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.fakediscord import (
+    BotProcess,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeInteraction,
+    FakeUser,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 EPHEMERAL = 64
@@ -76,6 +83,15 @@ def table_message(world: World):  # type: ignore[no-untyped-def]
     raise LookupError("no table message")
 
 
+async def answered(ix: FakeInteraction, timeout: float = 10.0) -> FakeInteraction:
+    """The interaction's answer is there: acknowledged in time and, when the bot deferred
+    ("thinking…"), followed by its real content."""
+    await ix.wait_acked()
+    if ix.response_type == 5:
+        await ix.wait_done(timeout)
+    return ix
+
+
 async def wait_until(predicate, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -88,7 +104,7 @@ async def wait_until(predicate, timeout: float = 60.0) -> None:  # type: ignore[
 async def panel(world: World, user: FakeUser) -> str:
     """Open the private hand panel (``/shengji hand``); its text."""
     ix = await world.fake.slash(user, world.channel, "shengji", "hand")
-    await ix.wait_acked()
+    await answered(ix)
     assert ix.message.ephemeral
     return ix.message.content
 
@@ -114,7 +130,7 @@ async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
             return None
         ix = await world.fake.slash(user, world.channel, "shengji", "play",
                                     cards=choices[0]["value"])
-        await ix.wait_acked()
+        await answered(ix)
         return "play"
     if f"{name} is burying" in status:
         found = re.search(r"Bury (\d+) cards", await panel(world, user))
@@ -123,13 +139,13 @@ async def act_when_asked(world: World, user: FakeUser, name: str) -> str | None:
         kitty = int(found.group(1))
         ix = await world.fake.slash(user, world.channel, "shengji", "bury",
                                     cards=" ".join(str(i) for i in range(1, kitty + 1)))
-        await ix.wait_acked()
+        await answered(ix)
         return "bury"
     if f"{name} may swap" in status:
         if "/shengji swap" not in await panel(world, user):
             return None  # the message was behind: the swap is over
         ix = await world.fake.slash(user, world.channel, "shengji", "swap")
-        await ix.wait_acked()
+        await answered(ix)
         return "swap"
     return None
 
@@ -140,15 +156,15 @@ async def create_and_start(world: World, host: FakeUser, preset: str = "classic"
     join with the button, the host presses Start."""
     if create:
         ix = await world.fake.slash(host, world.channel, "shengji", "create", preset=preset)
-        await ix.wait_acked()
+        await answered(ix)
     await wait_until(lambda: has_table(world))
     for user in others:
         join = table_message(world).button("Join")
         click = await world.fake.click(user, table_message(world), join["custom_id"])
-        await click.wait_acked()
+        await answered(click)
     start = table_message(world).button("Start")
     click = await world.fake.click(host, table_message(world), start["custom_id"])
-    await click.wait_acked()
+    await answered(click)
     await wait_until(lambda: "My hand" in str(table_message(world).components))
 
 

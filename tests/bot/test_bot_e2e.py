@@ -10,6 +10,7 @@ import pytest
 
 from tests.bot.harness import (
     act_when_asked,
+    answered,
     create_and_start,
     hand_numbers,
     hand_over,
@@ -93,7 +94,7 @@ async def test_four_humans_and_refused_input(tmp_path: Path) -> None:
         before = table_message(world).content
         hand = table_message(world).button("My hand")
         click = await fake.click(stranger, table_message(world), hand["custom_id"])
-        await click.wait_acked()
+        await answered(click)
         assert click.message.ephemeral and "not seated" in click.message.content
 
         # wait for a play turn, then: out of turn, unreadable and illegal input
@@ -102,14 +103,14 @@ async def test_four_humans_and_refused_input(tmp_path: Path) -> None:
         mover = next(i for i, (_, name) in enumerate(players) if f"{name} to play" in status)
         other = users[(mover + 1) % 4]
         ix = await fake.slash(other, world.channel, "shengji", "play", cards="1")
-        await ix.wait_acked()
+        await answered(ix)
         assert ix.message.ephemeral
         assert f"It is not your turn: seat {mover + 1} plays now." in ix.message.content
         ix = await fake.slash(users[mover], world.channel, "shengji", "play", cards="1S")
-        await ix.wait_acked()
+        await answered(ix)
         assert "'1S' is not a card" in ix.message.content and ix.message.ephemeral
         ix = await fake.slash(stranger, world.channel, "shengji", "play", cards="AS")
-        await ix.wait_acked()
+        await answered(ix)
         assert "not seated" in ix.message.content
         assert " to play." in table_message(world).content  # still waiting for the same move
         del before
@@ -140,7 +141,7 @@ async def test_killed_mid_hand_the_game_goes_on_where_it_was(tmp_path: Path,
         # the old table message's buttons still work after the restart
         button = table_message(world).button("My hand")
         click = await fake.click(alice, table_message(world), button["custom_id"])
-        await click.wait_acked()
+        await answered(click)
         assert click.message.ephemeral and "Your hand" in click.message.content
         await play_until(world, lambda: hand_over(world), [(alice, "1. Alice")])
     fake.assert_clean()
@@ -158,7 +159,7 @@ async def _declare_hidden(world, user) -> str:  # type: ignore[no-untyped-def]
         if choices:
             ix = await world.fake.slash(user, world.channel, "shengji", "declare",
                                         cards=choices[0]["value"])
-            await ix.wait_acked()
+            await answered(ix)
             return ix.message.content
         await asyncio.sleep(0.05)
     raise AssertionError("no declaration was offered")

@@ -13,7 +13,7 @@ import pytest
 
 from bot.stats.export import replay_export
 from bot.store import HandRecord, HandStats, Rating, SeatRecord, open_store
-from tests.bot.harness import World, create_and_start, running_bot, wait_until
+from tests.bot.harness import World, answered, create_and_start, running_bot, wait_until
 from tests.fakediscord import FakeUser
 
 pytestmark = pytest.mark.asyncio
@@ -67,7 +67,7 @@ def _results(world: World) -> list[str]:
 async def ask(world: World, who: FakeUser, command: str, /, channel=None, **options):  # type: ignore[no-untyped-def]
     """``who`` runs ``/shengji command``; the interaction, answered privately."""
     ix = await world.fake.slash(who, channel or world.channel, "shengji", command, **options)
-    await ix.wait_acked()
+    await answered(ix)
     assert ix.message.ephemeral, f"/{command} answers privately"
     return ix
 
@@ -102,7 +102,7 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
             ratings.append((_rating(a), _rating(b)))
         # each match moved the winner's rating up and the loser's down
         previous = (1000, 1000)
-        for match, now in zip(played, ratings):
+        for match, now in zip(played, ratings, strict=False):
             winner, loser = (0, 1) if match.winner_team == 0 else (1, 0)
             assert now[winner] > previous[winner] and now[loser] < previous[loser], ratings
             previous = now
@@ -124,7 +124,7 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         wins_id = ix.message.button("By wins")["custom_id"]
         assert wins_id == f"sj:lb:{world.guild.id}:wins:0"
         click = await fake.click(bob, ix.message, wins_id)
-        await click.wait_acked()
+        await answered(click)
         assert click.response_type == 7  # the same message, now by wins
         by_wins = fake.message(ix.message.id).embeds[0]["description"]
         alice_wins, bob_wins = sum(won[:2]), 2 - sum(won[:2])
@@ -137,14 +137,14 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         assert len(lines) == 3
         ids = [int(re.match(r"#(\d+)", line).group(1)) for line in lines]  # type: ignore[union-attr]
         assert ids == sorted(ids, reverse=True)
-        for line, match in zip(lines, reversed(played)):
+        for line, match in zip(lines, reversed(played), strict=False):
             assert "with Bot 3 vs Bob, Bot 4" in line
             assert ("· won ·" if match.winner_team == 0 else "· lost ·") in line
         assert lines[0].count("ranked") == 0 and lines[1].endswith("ranked")
 
         # export: every match replays to the stored results, which are what was shown
         kitties = 0  # Alice (seat 0) won the last trick as an attacker and took the kitty
-        for match_id, match in zip(reversed(ids), played):
+        for match_id, match in zip(reversed(ids), played, strict=False):
             ix = await ask(world, bob, "export", match=match_id)
             attachment = ix.message.attachments[0]
             assert attachment.filename == f"shengji-match-{match_id}.json"
@@ -163,9 +163,9 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         assert (f"Matches: 3 played, {sum(won)} won, 0 abandoned "
                 f"(ranked: 2 played, {sum(won[:2])} won)") in stats
         assert (f"Hands as dealer's team: {sum(defending)}, won "
-                f"{sum(w and d for w, d in zip(won, defending))}") in stats
+                f"{sum(w and d for w, d in zip(won, defending, strict=False))}") in stats
         assert (f"Hands as attackers: {3 - sum(defending)}, won "
-                f"{sum(w and not d for w, d in zip(won, defending))}") in stats
+                f"{sum(w and not d for w, d in zip(won, defending, strict=False))}") in stats
         assert f"Levels gained: {sum(m.levels for m in played if m.winner_team == 0)}" in stats
         assert f"Kitties captured: {kitties}" in stats
         assert f"Rating: {ratings[-1][0]} " in stats and "2 ranked hands" in stats
@@ -183,7 +183,7 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         assert "Alice" not in first["description"] and "Page 1 of 2" in first["footer"]["text"]
         assert first["description"].count("\n") == 9  # ten lines
         click = await fake.click(bob, ix.message, ix.message.button("Next ▶")["custom_id"])
-        await click.wait_acked()
+        await answered(click)
         second = fake.message(ix.message.id).embeds[0]
         assert "**11.**" in second["description"] and "Page 2 of 2" in second["footer"]["text"]
         assert second["description"].count("\n") == 1

@@ -11,6 +11,7 @@ import pytest
 
 from tests.bot.harness import (
     EPHEMERAL,
+    answered,
     create_and_start,
     panel,
     running_bot,
@@ -46,7 +47,7 @@ async def test_the_table_shows_the_trump_and_blank_cards_are_refused(tmp_path: P
         await play_until(world, lambda: " to play." in table_message(world).content,
                          [(alice, "1. Alice")])
         status = await fake.slash(alice, world.channel, "shengji", "status")
-        await status.wait_acked()
+        await answered(status)
         assert "trump: " in status.message.content
         assert "trump: hidden" not in status.message.content  # the trump is public in play
         assert "trump: hidden" not in table_message(world).content
@@ -55,7 +56,7 @@ async def test_the_table_shows_the_trump_and_blank_cards_are_refused(tmp_path: P
 
         await _wait_for_my_turn(world, alice, "1. Alice")
         blank = await fake.slash(alice, world.channel, "shengji", "play", cards="   ")
-        await blank.wait_acked()
+        await answered(blank)
         assert blank.message.ephemeral and "no cards given" in blank.message.content
         assert "play exactly" not in blank.message.content
     fake.assert_clean()
@@ -71,7 +72,7 @@ async def test_after_a_restart_the_panel_menu_and_the_recent_lines_still_work(tm
                          [(alice, "1. Alice")])
         await _wait_for_my_turn(world, alice, "1. Alice")
         ix = await fake.slash(alice, world.channel, "shengji", "hand")
-        await ix.wait_acked()
+        await answered(ix)
         menu = ix.message.find_component(type=3)  # the "Play…" select
         assert menu is not None
         await wait_until(lambda: "1. Alice to play" in table_message(world).content)
@@ -89,10 +90,10 @@ async def test_after_a_restart_the_panel_menu_and_the_recent_lines_still_work(tm
         held = int(re.search(r"\((\d+) cards\)", ix.message.content).group(1))
         pick = await fake.select(alice, ix.message, menu["custom_id"],
                                  [menu["options"][0]["value"]])
-        answer = await pick.wait_acked()
-        # the play was made: the panel redrawn in answer holds that many cards fewer
+        await answered(pick)
+        # the play was made: the panel, redrawn in answer, holds that many cards fewer
         played = len(menu["options"][0]["value"].split())
-        assert f"({held - played} cards)" in answer["data"]["content"], answer
+        await wait_until(lambda: f"({held - played} cards)" in (ix.message.content or ""))
     fake.assert_clean()
 
 
@@ -111,7 +112,7 @@ async def test_away_ends_with_any_action_and_a_player_who_left_sits_again(tmp_pa
         await wait_until(lambda: table_message(world).button("I'm back") is not None)
         back = table_message(world).button("I'm back")
         click = await fake.click(alice, table_message(world), back["custom_id"])
-        await click.wait_acked()
+        await answered(click)
         assert click.message.ephemeral and "Welcome back" in click.message.content
         await wait_until(lambda: "Alice is back" in table_message(world).content)
 
@@ -126,16 +127,16 @@ async def test_away_ends_with_any_action_and_a_player_who_left_sits_again(tmp_pa
 
         # leaving during the match hands the seat to a computer; joining again takes it back
         left = await fake.slash(alice, world.channel, "shengji", "leave")
-        await left.wait_acked()
+        await answered(left)
         await wait_until(lambda: "Alice (bot)" in table_message(world).content)
         joined = await fake.slash(alice, world.channel, "shengji", "join")
-        await joined.wait_acked()
+        await answered(joined)
         assert joined.message.flags & EPHEMERAL and "seat 1" in joined.message.content
         await wait_until(lambda: "Alice (bot)" not in table_message(world).content)
         # someone who never sat here cannot take a seat mid-match
         eve = fake.add_user("Eve")
         refused = await fake.slash(eve, world.channel, "shengji", "join")
-        await refused.wait_acked()
+        await answered(refused)
         assert "already started" in refused.message.content
     fake.assert_clean()
 
@@ -180,7 +181,10 @@ async def test_one_bad_row_does_not_stop_the_bot_from_starting(tmp_path: Path) -
                          [(alice, "1. Alice")])
         lobby = fake.add_channel(world.guild, "lobby")
         made = await fake.slash(bob, lobby, "shengji", "create")
-        await made.wait_acked()
+        await answered(made)
+        odd = fake.add_channel(world.guild, "odd")  # a lobby whose preset will be unknown
+        made = await fake.slash(bob, odd, "shengji", "create")
+        await answered(made)
         assert world.bot.proc is not None
         world.bot.proc.kill()
         await world.bot.proc.wait()
@@ -192,15 +196,47 @@ async def test_one_bad_row_does_not_stop_the_bot_from_starting(tmp_path: Path) -
                        ('{"type":"Play","seat":0,"cards":5}', seq))
             db.execute("UPDATE tables SET settings = ? WHERE channel_id = ?",
                        ('{"turn_timer": "soon"}', lobby.id))
+            db.execute("UPDATE tables SET preset = 'calvinball' WHERE channel_id = ?",
+                       (odd.id,))
         await world.restart()
         # the lobby with the unreadable timer is there, with the default timer
         status = await fake.slash(bob, lobby, "shengji", "status")
-        await status.wait_acked()
+        await answered(status)
         assert "Something went wrong" not in status.message.content
         assert "Seat 1: Bob" in status.message.content
         join = await fake.slash(alice, lobby, "shengji", "join")
-        await join.wait_acked()
+        await answered(join)
         assert "seat 2" in join.message.content
+
+        # a lobby with an unknown preset is kept aside too, not redrawn in the background
+        ix = await fake.slash(bob, odd, "shengji", "status")
+        await answered(ix)
+        assert "could not be restored" in ix.message.content and "calvinball" in \
+            ix.message.content
+        # the table whose log cannot be replayed is kept aside, and its channel is told
+        await wait_until(lambda: "could not be restored" in
+                         (fake.last_message(world.channel).content or ""))
+        for user in (alice, bob):
+            ix = await fake.slash(user, world.channel, "shengji", "status")
+            await answered(ix)
+            assert ix.message.ephemeral and "could not be restored" in ix.message.content
+        ix = await fake.slash(bob, world.channel, "shengji", "create")
+        await answered(ix)
+        assert "could not be restored" in ix.message.content  # not created over it
+        ix = await fake.slash(bob, world.channel, "shengji", "end")
+        await answered(ix)
+        assert "host" in ix.message.content  # only the host (or Manage Server) ends it
+        ix = await fake.slash(alice, world.channel, "shengji", "end")
+        await answered(ix)
+        assert "could not" not in ix.message.content
+        ix = await fake.slash(alice, world.channel, "shengji", "export", match=1)
+        await answered(ix)
+        assert ix.message.attachments, ix.message.content  # its log, as it was stored
+        ix = await fake.slash(bob, world.channel, "shengji", "create")
+        await answered(ix)
+        assert "could not" not in ix.message.content
+        with sqlite3.connect(world.db) as db:  # nothing was deleted
+            assert db.execute("SELECT count(*) FROM actions").fetchone()[0] == seq + 1
     fake.assert_clean()
 
 
@@ -213,9 +249,9 @@ async def test_a_panel_that_cannot_refresh_does_not_stop_the_others(tmp_path: Pa
         await create_and_start(world, alice, others=(bob,))
         await panel(world, bob)  # Bob's panel first: the registry refreshes it first
         opened = await fake.slash(alice, world.channel, "shengji", "hand")
-        await opened.wait_acked()
+        await answered(opened)
         left = await fake.slash(bob, world.channel, "shengji", "leave")
-        await left.wait_acked()
+        await answered(left)
         mark = len(fake.records)
 
         def alice_panel_edits() -> int:  # (acting may open a newer panel of hers)

@@ -185,12 +185,16 @@ async def handle_api(fake: FakeDiscord, request: web.Request) -> web.StreamRespo
         body: dict[str, Any] = {"code": fault.code, "message": f"injected {fault.status}"}
         if fault.status == 429:
             after = fault.retry_after if fault.retry_after is not None else 1.0
-            headers = {"Retry-After": f"{after}", "X-RateLimit-Scope": "user"}
+            # (discord.py takes a 429 without "Via" for a Cloudflare ban, not a rate limit)
+            headers = {"Retry-After": f"{after}", "X-RateLimit-Scope": "user",
+                       "Via": "1.1 google"}
             body.update(message="You are being rate limited.", retry_after=after,
                         **{"global": False})
         fake.http_errors.append(HttpError(method, path, fault.status, fault.code,
                                           "injected"))
-        return web.json_response(body, status=fault.status, headers=headers)
+        answer = json_response(body, fault.status)
+        answer.headers.update(headers)
+        return answer
 
     status, result = 200, None
     try:

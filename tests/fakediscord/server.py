@@ -714,6 +714,19 @@ class FakeDiscord:
         await session.dispatch("INTERACTION_CREATE", payload)
         return interaction
 
+    async def forge(self, user: UserRef, channel: ChannelRef, kind: int, data: dict[str, Any], *,
+                    guild: FakeGuild | None = None, locale: str | None = None,
+                    message: Message | None = None) -> FakeInteraction:
+        """An interaction Discord itself would never send (fuzzing): ``data`` as given, and
+        ``guild`` may be one the channel does not belong to. Acks are checked as usual."""
+        user_obj = self.users[_id(user)]
+        channel_obj = self.channels[_id(channel)]
+        if guild is None:
+            assert channel_obj.guild_id is not None, "forge() needs a guild channel or a guild"
+            guild = self.guilds[channel_obj.guild_id]
+        return await self._dispatch_interaction(kind=kind, data=data, user=user_obj, channel=channel_obj,
+                                                guild=guild, locale=locale, message=message)
+
     def _find_command(self, guild: FakeGuild, name: str) -> dict[str, Any]:
         command = self.command_store.find(name, guild.id)
         if command is None:

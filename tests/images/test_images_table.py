@@ -1,8 +1,10 @@
-"""The table picture: seats, names in any script, trick, trump display (images/table.py)."""
+"""The table picture: seats, names in any script, trick, trump, teams, points, the previous
+trick and the deal (images/table.py)."""
 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -11,9 +13,9 @@ from PIL import Image, ImageChops
 
 from engine.cards import Rank, Suit, parse_cards
 from engine.order import Colour
-from images import RenderError, SeatInfo, TableScene, render_table
-from images.canvas import ALT_TEXT_LIMIT
-from images.table import HEIGHT, WIDTH
+from images import DeclarationInfo, Labels, RenderError, SeatInfo, TableScene, render_table
+from images.canvas import ALT_TEXT_LIMIT, ENGLISH
+from images.table import PLATE_SIZE, WIDTH, _layout, picture_size
 
 
 def seats(count: int, names: list[str] | None = None) -> list[SeatInfo]:
@@ -45,7 +47,7 @@ def pixels(png: bytes) -> Image.Image:
 def test_tables_of_two_to_eight_seats_render(count: int) -> None:
     trick = [(seat, parse_cards("QD QD JD JD 10D 10D 9D 9D")) for seat in range(count)]
     rendered = render_table(scene(count, trick=trick, winner=count - 1))
-    assert pixels(rendered.png).size == (WIDTH, HEIGHT) == (rendered.width, rendered.height)
+    assert pixels(rendered.png).size == picture_size(count) == (rendered.width, rendered.height)
     assert len(rendered.png) < 300 * 1024
     assert all(f"Player {i}" in rendered.alt_text for i in range(count))
 
@@ -73,17 +75,20 @@ NAMES = [
 def test_any_unicode_name_renders(name: str) -> None:
     names = [name, "Bob", "Alice", "王小二"]
     rendered = render_table(scene(seats=seats(4, names)))
-    assert pixels(rendered.png).size == (WIDTH, HEIGHT)
+    assert pixels(rendered.png).size == picture_size(4)
     assert len(rendered.alt_text) <= ALT_TEXT_LIMIT
 
 
-def test_chinese_names_are_drawn_with_real_glyphs() -> None:
+@pytest.mark.parametrize(
+    "name", ["小明", "🐉", "👨\u200d👩\u200d👧"], ids=["hanzi", "emoji", "zwj"]
+)
+def test_names_are_drawn_with_real_glyphs_not_boxes(name: str) -> None:
     def picture(name: str) -> Image.Image:
         return pixels(render_table(scene(seats=seats(4, [name, "B", "C", "D"]))).png)
 
-    chinese, boxes, blank = picture("小明"), picture("□□"), picture("")
-    assert ImageChops.difference(chinese, boxes).getbbox() is not None
-    assert ImageChops.difference(chinese, blank).getbbox() is not None
+    drawn, boxes, blank = picture(name), picture("□" * len(name)), picture("")
+    assert ImageChops.difference(drawn, boxes).getbbox() is not None
+    assert ImageChops.difference(drawn, blank).getbbox() is not None
 
 
 @given(st.lists(st.text(max_size=30), min_size=4, max_size=6))
@@ -95,10 +100,10 @@ def test_random_names_never_crash(names: list[str]) -> None:
 @pytest.mark.parametrize(
     "trump, hidden, expected",
     [
-        (Suit.HEARTS, False, "Trump: ♥, Level: 5"),
-        (None, False, "Trump: no trump, Level: 5"),
-        (Suit.SPADES, True, "Trump: ? (hidden), Level: 5"),
-        (Colour.RED, False, "Trump: red, Level: 5"),
+        (Suit.HEARTS, False, "Trump: ♥, Level: 5."),
+        (None, False, "Trump: no trump, Level: 5."),
+        (Suit.SPADES, True, "Trump: ? (hidden), Level: 5."),
+        (Colour.RED, False, "Trump: red, Level: 5."),
     ],
     ids=["suit", "no-trump", "hidden-changzhu", "red-black-colour"],
 )
@@ -107,6 +112,7 @@ def test_trump_is_shown_as_suit_question_mark_or_no_trump(
 ) -> None:
     rendered = render_table(scene(trump=trump, trump_hidden=hidden))
     assert rendered.alt_text.startswith(expected)
+    assert rendered.png != render_table(scene(trump=Suit.CLUBS)).png
 
 
 def test_a_hidden_trump_leaves_no_trace_of_the_suit() -> None:
@@ -120,16 +126,116 @@ def test_the_winning_play_is_highlighted() -> None:
     first = render_table(scene(trick=trick, winner=0))
     second = render_table(scene(trick=trick, winner=1))
     assert first.png != second.png
-    assert first.alt_text.endswith("winning: Player 0.")
+    assert "winning: Player 0." in first.alt_text
 
 
 def test_alt_text_names_seats_trick_and_points() -> None:
     rendered = render_table(scene(title="Table 3"))
     assert rendered.alt_text == (
-        "Table 3. Trump: ♥, Level: 5, Attackers' points: 35. "
+        "Table 3. Trump: ♥, Level: 5. Attackers' points: 35. "
+        "Trick: Player 0 ♠A ♠A ♠K ♠K. winning: Player 0. "
         "Player 0 (24 cards, Dealer); Player 1 (25 cards, to play); Player 2 (25 cards); "
-        "Player 3 (25 cards). Trick: Player 0 ♠A ♠A ♠K ♠K. winning: Player 0."
+        "Player 3 (25 cards)."
     )
+
+
+MID_HAND = {
+    "levels": (Rank.FIVE, Rank.JACK),
+    "defenders": 0,
+    "point_cards": parse_cards("KD 10C 5S"),
+    "previous_trick": [(2, parse_cards("QC")), (3, parse_cards("KC")), (0, parse_cards("3C"))],
+    "previous_winner": 3,
+    "hand_number": 4,
+}
+
+
+def test_alt_text_tells_the_game_at_a_glance() -> None:
+    rendered = render_table(scene(**MID_HAND))
+    assert rendered.alt_text == (
+        "Hand 4. Trump: ♥, Level: 5. "
+        "Team 1+3 (defending): Level 5; Team 2+4 (attacking): Level J. "
+        "Attackers' points: 35 (point cards: ♦K ♣10 ♠5). "
+        "Trick: Player 0 ♠A ♠A ♠K ♠K. winning: Player 0. "
+        "Last trick: Player 2 ♣Q; Player 3 ♣K; Player 0 ♣3. won by: Player 3. "
+        "Player 0 (24 cards, Dealer); Player 1 (25 cards, to play); Player 2 (25 cards); "
+        "Player 3 (25 cards)."
+    )
+
+
+def test_alt_text_while_dealing_tells_the_declaration_and_cards_to_deal() -> None:
+    dealing = {"trick": [], "winner": None, "dealing": True, "cards_to_deal": 38}
+    declared = render_table(
+        scene(declaration=DeclarationInfo(2, parse_cards("5H 5H")), hand_number=1, **dealing)
+    )
+    assert declared.alt_text.startswith(
+        "Hand 1, 38 to deal. Trump: ♥, Level: 5. Declared: Player 2 ♥5 ♥5. "
+    )
+    nothing = render_table(scene(trump_hidden=True, **dealing))
+    assert nothing.alt_text.startswith("38 to deal. Trump: ? (hidden), Level: 5. "
+                                       "No declaration yet. ")
+
+
+def region(png: bytes, top: int, bottom: int) -> Image.Image:
+    image = pixels(png)
+    return image.crop((0, top, image.width, bottom))
+
+
+@pytest.mark.parametrize(
+    "field, value, where",
+    [
+        ("levels", (Rank.FIVE, Rank.NINE), "header"),
+        ("defenders", 1, "header"),
+        ("point_cards", parse_cards("KD KD"), "header"),
+        ("hand_number", 5, "header"),
+        ("previous_trick", [(3, parse_cards("2C"))], "strip"),
+        ("previous_winner", 2, "strip"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_each_fact_is_drawn_where_the_eye_looks_for_it(
+    field: str, value: object, where: str
+) -> None:
+    base = scene(**MID_HAND)
+    changed = scene(**{**MID_HAND, field: value})
+    height = picture_size(4)[1]
+    top, bottom = (0, 180) if where == "header" else (height - 96, height)
+    assert region(render_table(base).png, top, bottom) != region(
+        render_table(changed).png, top, bottom
+    )
+    assert region(render_table(base).png, 180, height - 96) == region(
+        render_table(changed).png, 180, height - 96
+    )
+
+
+def test_a_hidden_declaration_shows_no_suit() -> None:
+    def dealt(trump: Suit) -> bytes:
+        return render_table(
+            scene(trump=trump, trump_hidden=True, trick=[], winner=None, dealing=True,
+                  declaration=DeclarationInfo(1, ()))
+        ).png
+
+    assert dealt(Suit.SPADES) == dealt(Suit.HEARTS)
+
+
+def test_a_scene_without_the_new_fields_still_renders() -> None:
+    rendered = render_table(TableScene(seats(4), Rank.TWO))
+    assert rendered.alt_text.startswith("Trump: no trump, Level: 2. Attackers' points: 0. ")
+
+
+def overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("count", range(2, 9), ids=lambda n: f"{n}-seats")
+def test_no_play_covers_another_play_or_a_plate(count: int) -> None:
+    layout = _layout(count)
+    half = layout.card_height / 2
+    plays = [(s.left, s.y - half, s.right, s.y + half) for s in layout.spots]
+    for seat, play in enumerate(plays):
+        others = [p for k, p in enumerate(plays) if k != seat] + list(layout.plates)
+        assert not any(overlaps(play, other) for other in others), seat
+        assert play[0] >= 0 and play[2] <= WIDTH
+    assert all(plate[2] - plate[0] == PLATE_SIZE[0] for plate in layout.plates)
 
 
 @pytest.mark.parametrize(
@@ -141,6 +247,12 @@ def test_alt_text_names_seats_trick_and_points() -> None:
         {"trick": [(0, parse_cards("AS")), (0, parse_cards("KS"))], "winner": 0},
         {"trick": [(0, parse_cards("AS"))], "winner": 2},
         {"seats": [SeatInfo("A", -1)] * 4},
+        {"previous_trick": [(5, parse_cards("AS"))]},
+        {"previous_trick": [(1, parse_cards("AS"))], "previous_winner": 2},
+        {"levels": (Rank.TWO, Rank.TWO), "defenders": 2},
+        {"point_cards": parse_cards("KS QS")},
+        {"declaration": DeclarationInfo(7, ())},
+        {"cards_to_deal": -1},
     ],
     ids=[
         "one-seat",
@@ -149,6 +261,12 @@ def test_alt_text_names_seats_trick_and_points() -> None:
         "seat-plays-twice",
         "winner-not-in-trick",
         "negative-cards-left",
+        "previous-trick-seat-out-of-range",
+        "previous-winner-not-in-it",
+        "no-such-defending-team",
+        "point-cards-without-points",
+        "declaration-by-no-seat",
+        "negative-cards-to-deal",
     ],
 )
 def test_an_impossible_scene_is_a_render_error(changes: dict[str, object]) -> None:
@@ -157,4 +275,43 @@ def test_an_impossible_scene_is_a_render_error(changes: dict[str, object]) -> No
 
 
 def test_same_scene_gives_the_same_bytes() -> None:
-    assert render_table(scene()) == render_table(scene())
+    assert render_table(scene(**MID_HAND)) == render_table(scene(**MID_HAND))
+
+
+CHINESE = Labels(
+    trump="主牌", level="级", points="攻方得分", team="队", defending="守方", attacking="攻方",
+    point_cards="分牌", hand_number="第 {n} 局", last_trick="上一轮", won_by="赢家",
+    dealer_badge="庄", cards_left="{n} 张", dealer="庄家", to_play="出牌", trick="本轮",
+    winning="最大",
+)
+
+
+def test_every_word_comes_from_the_labels() -> None:
+    rendered = render_table(scene(**MID_HAND), labels=CHINESE)
+    assert rendered.alt_text.startswith(
+        "第 4 局. 主牌: ♥, 级: 5. 队 1+3 (守方): 级 5; 队 2+4 (攻方): 级 J. "
+        "攻方得分: 35 (分牌: ♦K ♣10 ♠5). 本轮: Player 0 ♠A ♠A ♠K ♠K. 最大: Player 0. "
+        "上一轮: Player 2 ♣Q; Player 3 ♣K; Player 0 ♣3. 赢家: Player 3. "
+        "Player 0 (24 张, 庄家)"
+    )
+
+
+def test_a_dealer_badge_in_hanzi_is_drawn() -> None:
+    def badge(text: str) -> bytes:
+        return render_table(scene(), labels=replace(ENGLISH, dealer_badge=text)).png
+
+    assert badge("庄") != badge("") != badge("D")
+
+
+def test_the_game_state_survives_the_alt_text_limit() -> None:
+    long_names = seats(6, [f"{i + 1}. {'Bartholomew ' * 8}" for i in range(6)])
+    trick = [(seat, parse_cards("QD QD JD JD 10D 10D")) for seat in range(6)]
+    rendered = render_table(
+        scene(6, seats=long_names, trick=trick, winner=1, previous_trick=trick,
+              previous_winner=2, levels=(Rank.FIVE, Rank.SIX), defenders=0)
+    )
+    assert len(rendered.alt_text) <= ALT_TEXT_LIMIT
+    assert "Team 1+3+5 (defending): Level 5; Team 2+4+6 (attacking): Level 6." in (
+        rendered.alt_text
+    )
+    assert "Last trick: 1. Bartholomew" in rendered.alt_text

@@ -8,8 +8,19 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from PIL import Image, ImageChops
 
-from images.fonts import MISSING, clean_text, fit_text, text_font, text_width, wrap_text
+from images import fonts
+from images.fonts import (
+    EMOJI_SHAPING,
+    MISSING,
+    clean_text,
+    draw_text,
+    fit_text,
+    text_font,
+    text_width,
+    wrap_text,
+)
 
 IMAGES = Path(__file__).resolve().parents[2] / "images"
 
@@ -19,15 +30,19 @@ IMAGES = Path(__file__).resolve().parents[2] / "images"
     [
         ("小明", "小明"),
         ("Zoë", "Zoë"),
-        ("🐉 Dragon", f"{MISSING} Dragon"),
-        ("👨\u200d👩\u200d👧", MISSING),
-        ("🇨🇳🇺🇸", MISSING * 2),
-        ("👍🏽", MISSING),
-        ("❤️", MISSING),
+        ("🐉 Dragon", "🐉 Dragon"),
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
+        ("🇨🇳🇺🇸", "🇨🇳🇺🇸"),
+        ("👍🏽", "👍🏽"),
+        ("❤️", "❤️"),
+        ("1️⃣", "1️⃣"),
         ("김", MISSING),
+        ("김민수", MISSING * 3),
+        ("\ue000x", "x"),
         ("bad\x00\x07name", "badname"),
         ("two\nlines", "two lines"),
         ("zero\u200bwidth", "zerowidth"),
+        ("a\u200db", "ab"),
     ],
     ids=[
         "hanzi",
@@ -37,14 +52,52 @@ IMAGES = Path(__file__).resolve().parents[2] / "images"
         "two-flags",
         "skin-tone",
         "variation-selector",
+        "keycap",
         "hangul",
+        "three-hangul",
+        "private-use",
         "control",
         "newline",
         "zero-width-space",
+        "joiner-between-letters",
     ],
 )
-def test_clean_text_keeps_what_the_font_draws_and_boxes_the_rest(text: str, expected: str) -> None:
+def test_clean_text_keeps_what_the_fonts_draw_and_boxes_the_rest(text: str, expected: str) -> None:
     assert clean_text(text) == expected
+
+
+def stamp(text: str) -> Image.Image:
+    image = Image.new("L", (200, 60), 0)
+    draw_text(image, (10, 30), clean_text(text), text_font(32), 255)
+    return image
+
+
+@pytest.mark.parametrize("emoji", ["🐉", "😀", "👍🏽", "🇨🇳", "❤️"], ids=str)
+def test_emoji_are_drawn_with_their_own_glyphs_not_boxes(emoji: str) -> None:
+    drawn = stamp(emoji)
+    assert drawn.getbbox() is not None
+    assert ImageChops.difference(drawn, stamp(MISSING)).getbbox() is not None
+
+
+def test_an_emoji_sequence_is_one_glyph_when_pillow_can_shape_it() -> None:
+    family = "👨\u200d👩\u200d👧"
+    width = text_width(family, text_font(32))
+    assert width < text_width("👨👩👧", text_font(32)) if EMOJI_SHAPING else width > 0
+
+
+def test_without_shaping_an_emoji_sequence_is_drawn_part_by_part(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fonts, "EMOJI_SHAPING", False)
+    runs = list(fonts._split_runs("A 👨\u200d👩\u200d👧🏽"))
+    assert runs == [("A ", False), ("👨👩👧", True)]
+
+
+def test_fitting_never_cuts_an_emoji_sequence() -> None:
+    family = "👨\u200d👩\u200d👧"
+    font = text_font(20)
+    fitted = fit_text(family * 3, font, text_width(family * 2, font) + 12)
+    assert fitted.removesuffix("…").replace(family, "") == ""
 
 
 @given(st.text(max_size=60), st.integers(min_value=20, max_value=400))
