@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.cards import Card, Rank, Suit, deck, parse_cards  # noqa: E402
-from engine.order import Colour, SuitSystem, TrumpContext  # noqa: E402
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from images import (  # noqa: E402
+from engine.cards import Card, Rank, Suit, deck, parse_cards
+from engine.order import Colour, SuitSystem, TrumpContext
+from images import (
     DeclarationInfo,
     LevelChange,
     Rendered,

@@ -3,7 +3,8 @@
 One server per test session (``initdb`` + ``pg_ctl``, listening only on a Unix socket, no
 fsync). A test gets the shared database emptied (``TRUNCATE``, a few milliseconds) or, when
 it changes the schema or runs a bot, a database of its own (``CREATE DATABASE``, a few tenths
-of a second), copied from a template that already holds the schema or from an empty one. PostgreSQL refuses to run as root, and the tests run as root in CI, so the server
+of a second), copied from a template that already holds the schema or from an empty one.
+PostgreSQL refuses to run as root, and the tests run as root in CI, so the server
 then runs as the ``postgres`` user (``runuser``). Where the binaries are missing, the tests
 that need them are skipped with :data:`HOW_TO_GET`.
 """

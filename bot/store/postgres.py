@@ -111,7 +111,7 @@ class PostgresStore(GameLogStore, PlayerStatsStore):
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
                                              timeout=15, command_timeout=60)
-        except (*_DRIVER_ERRORS, asyncio.TimeoutError, ValueError) as exc:
+        except (TimeoutError, *_DRIVER_ERRORS, ValueError) as exc:
             raise StoreError(f"cannot connect to the PostgreSQL database {name}: "
                              f"{exc or type(exc).__name__}") from None
         store = cls(pool, name, clock)

@@ -13,7 +13,7 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Protocol
 
 from bot.store.migrations import Dialect, Migration
@@ -32,11 +32,11 @@ from bot.store.records import (
 
 log = logging.getLogger("bot.store")
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _to_ms(moment: datetime) -> int:
@@ -234,8 +234,8 @@ class SqlBackend(ABC):
         for migration in [None, *migrations]:  # None: only check the version
             async with self._transaction("applying migrations") as tx:
                 await self._lock_schema(tx)
-                applied = {v: n for v, n in await tx.fetch(
-                    "SELECT version, name FROM schema_version")}
+                rows = await tx.fetch("SELECT version, name FROM schema_version")
+                applied: dict[int, str] = {row[0]: row[1] for row in rows}
                 self.schema_version = max(applied, default=0)
                 if self.schema_version > known:
                     raise StoreError(
@@ -480,7 +480,7 @@ class GameLogStore(SqlBackend):
             check(isinstance(settings, dict), "column settings is not an object")
         except StoreError as exc:
             raise corrupt("guild_settings", f"guild_id={guild_id}", exc) from None
-        return settings  # type: ignore[no-any-return]
+        return settings
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         check_id(guild_id, "guild_id")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +98,7 @@ def damage_pages(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-T0 = datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=timezone.utc)
+T0 = datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=UTC)
 
 
 class Clock:

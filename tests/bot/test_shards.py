@@ -72,7 +72,7 @@ async def test_one_sqlite_file_is_served_by_one_process(backend: Backend) -> Non
     await first.claim_shards(2, [0])
     second = await backend.open()  # reading it (a test, migrate-db) is still fine
     try:
-        with pytest.raises(StoreError, match="another live bot process is serving .* "
+        with pytest.raises(StoreError, match=r"another live bot process is serving .* "
                                              "one process only"):
             await second.claim_shards(2, [1])
         await first.close()

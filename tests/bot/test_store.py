@@ -397,7 +397,7 @@ async def test_store_refuses_what_the_database_cannot_hold(store: Store) -> None
         await store.create_match(GUILD, CHANNEL, 2**64, RULES, seats())
     with pytest.raises(StoreError, match="JSON"):
         await store.set_guild_settings(GUILD, {"when": datetime.now()})
-    with pytest.raises(StoreError, match="(?i)foreign key"):
+    with pytest.raises(StoreError, match=r"(?i)foreign key"):
         await store.save_table(table(match_id=12345))  # foreign keys are enforced
     assert await store.load_tables() == []
 

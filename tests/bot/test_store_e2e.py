@@ -10,8 +10,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.bot.harness import ROOT, create_and_start, running_bot
 from tests.bot.backends import damage_pages
+from tests.bot.harness import ROOT, create_and_start, running_bot
 from tests.fakediscord import BotProcess
 
 

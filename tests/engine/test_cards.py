@@ -2,7 +2,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import ALL_CARDS, Card, Rank, Suit, deck, format_cards, parse_card, parse_cards, points
+from engine.cards import (
+    ALL_CARDS,
+    Card,
+    Rank,
+    Suit,
+    deck,
+    format_cards,
+    parse_card,
+    parse_cards,
+    points,
+)
 from engine.errors import EngineError
 
 

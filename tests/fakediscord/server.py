@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import copy
 import logging
+import re
 import secrets
 import socket
 from collections.abc import Callable, Iterable
