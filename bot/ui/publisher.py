@@ -112,6 +112,9 @@ class DiscordPublisher:
     # -- Publisher protocol ---------------------------------------------------------------------
 
     async def table_changed(self, table: Table, events: Sequence[Event]) -> None:
+        shown = self._latest.get(table.channel_id)
+        if shown is not None and shown is not table:  # a new table: the old lines go
+            self.recent[table.channel_id].clear()
         names = seat_names(table)
         for ev in events:
             line = describe_event(table.locale, ev, names)

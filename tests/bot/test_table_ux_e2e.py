@@ -156,3 +156,131 @@ async def test_the_player_to_act_is_mentioned_with_a_countdown_and_picks_cards(
                          < len(hand) or bool(click.followups), timeout=20)
         assert not click.followups, click.followups[0].content
     fake.assert_clean()
+
+
+def _posted(world, text: str) -> bool:  # type: ignore[no-untyped-def]
+    return any(text in (m.content or "") for m in world.fake.messages(world.channel))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_host_runs_the_lobby_lets_a_newcomer_in_and_plays_again(
+        tmp_path: Path, locale: str) -> None:
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice, bob, carol, dave = (fake.add_user(n, locale=locale)
+                                   for n in ("Alice", "Bob", "Carol", "Dave"))
+        ix = await fake.slash(alice, world.channel, "shengji", "create", preset="classic",
+                              options=SHORT_MATCH)
+        await answered(ix)
+        for user in (bob, carol):
+            joined = await fake.slash(user, world.channel, "shengji", "join")
+            await answered(joined)
+        await wait_until(lambda: _has_table(world) and "Carol" in table_message(world).content)
+
+        # only the host starts, as the lobby says
+        assert say(locale, "status_lobby") in table_message(world).content
+        refused = await fake.slash(bob, world.channel, "shengji", "start")
+        await answered(refused)
+        assert refused.message.content == say(locale, "not_host")
+        start = table_message(world).find_component(custom_id=f"sj:start:{world.channel.id}")
+        click = await fake.click(bob, table_message(world), start["custom_id"])
+        await answered(click)
+        assert click.message.ephemeral and say(locale, "not_host") in click.message.content
+
+        # the host frees a seated person's seat before the start (not their own)
+        removed = await fake.slash(alice, world.channel, "shengji", "remove", seat=3)
+        await answered(removed)
+        assert removed.message.content == say(locale, "seat_removed", seat=3, name="Carol")
+        await wait_until(lambda: "Carol" not in table_message(world).content)
+        own = await fake.slash(alice, world.channel, "shengji", "remove", seat=1)
+        await answered(own)
+        assert own.message.content == say(locale, "remove_yourself")
+        by_guest = await fake.slash(bob, world.channel, "shengji", "remove", seat=1)
+        await answered(by_guest)
+        assert by_guest.message.content == say(locale, "not_host")
+
+        start = await fake.slash(alice, world.channel, "shengji", "start")
+        await answered(start)
+        assert start.message.content == say(locale, "started")
+        for user in (alice, bob):  # computers play on for them
+            left = await fake.slash(user, world.channel, "shengji", "leave")
+            await answered(left)
+        await wait_until(lambda: "Bob (bot)" in table_message(world).content)
+
+        # a newcomer asks; the request's button works for the host only
+        asked = await fake.slash(dave, world.channel, "shengji", "join")
+        await answered(asked)
+        assert asked.message.content == say(locale, "seat_requested", seat=1)
+        label = say(locale, "btn_let_in", name="Dave", seat=1)
+        await wait_until(lambda: any(m.find_component(label=label)
+                                     for m in fake.messages(world.channel)))
+        request = next(m for m in fake.messages(world.channel) if m.find_component(label=label))
+        assert say(locale, "seat_request", name=f"<@{dave.id}>", seat=1) == request.content
+        button = request.find_component(label=label)["custom_id"]
+        not_host = await fake.click(bob, request, button)
+        await answered(not_host)
+        assert not_host.message.ephemeral and say(locale, "not_host") in not_host.message.content
+        agreed = await fake.click(alice, request, button)
+        await answered(agreed)
+        await wait_until(lambda: fake.message(request.id).content ==
+                         say(locale, "seat_given", name="Dave", seat=1))
+        await wait_until(lambda: "Alice (bot)" not in table_message(world).content
+                         and "Dave" in table_message(world).content)
+        left = await fake.slash(dave, world.channel, "shengji", "leave")
+        await answered(left)
+
+        # the match ends: the winners by name, and where the match is kept
+        names = ["Dave (bot)", "Bob (bot)", "Bot 3", "Bot 4"]
+        separator = say(locale, "name_separator")
+        posts = [say(locale, "match_over_post", team=team + 1,
+                     names=separator.join(names[team::2])) for team in (0, 1)]
+        await wait_until(lambda: any(_posted(world, post) for post in posts), timeout=150)
+        assert all("`/shengji history`" in post for post in posts)
+
+        # Play again: the people (and computers) who started the match, in the lobby
+        await wait_until(lambda: table_message(world).find_component(
+            label=say(locale, "btn_play_again")) is not None)
+        again = table_message(world).find_component(label=say(locale, "btn_play_again"))
+        stranger = await fake.click(carol, table_message(world), again["custom_id"])
+        await answered(stranger)
+        assert say(locale, "not_seated") in stranger.message.content
+        click = await fake.click(bob, table_message(world), again["custom_id"])
+        await answered(click)
+        assert click.message.content == say(locale, "play_again_done")
+        await wait_until(lambda: say(locale, "status_lobby") in table_message(world).content)
+        content = table_message(world).content
+        assert say(locale, "lobby_line", seat=1, name="Alice") in content
+        assert say(locale, "lobby_line", seat=2, name="Bob") in content
+        assert "Bot 3" in content and "Bot 4" in content
+        assert "(bot)" not in content and "Dave" not in content  # (the old lines are gone)
+        start = await fake.slash(alice, world.channel, "shengji", "start")
+        await answered(start)
+        assert start.message.content == say(locale, "started")
+    fake.assert_clean()
+
+
+async def test_a_picking_in_progress_goes_on_after_a_restart(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice = fake.add_user("Alice")
+        await _open_and_start(world, alice)
+        panel = await _until_alice_picks(world, alice)
+        message = fake.message(panel.message.id)
+        cards = _component(message, "sj:pk:c:")
+        first = cards["options"][0]
+        ix = await fake.select(alice, message, cards["custom_id"], [first["value"]])
+        await _changed(world, ix, message.custom_ids())
+        assert say("en-US", "picked_line", count=1, cards=first["label"]) in \
+            fake.message(panel.message.id).content
+
+        await world.restart()  # SIGKILL: only the custom ids know what was picked
+        message = fake.message(panel.message.id)
+        cards = _component(message, "sj:pk:c:")
+        second = cards["options"][1]
+        ix = await fake.select(alice, message, cards["custom_id"],
+                               [first["value"], second["value"]])
+        await _changed(world, ix, message.custom_ids())
+        assert say("en-US", "picked_line", count=2,
+                   cards=f"{first['label']} {second['label']}") in \
+            fake.message(panel.message.id).content
+    fake.assert_clean()
