@@ -18,7 +18,6 @@ action is applied only if the game is still that one.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import random
 import time
@@ -119,10 +118,7 @@ class Damaged:
 def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """The game after ``action`` and its events; ``game`` itself is left as it was
     (``EngineError`` if the rules refuse the action)."""
-    after = copy.copy(game)
-    after.levels = list(game.levels)
-    after.log = list(game.log)
-    after.phase = copy.deepcopy(game.phase)
+    after = Game.of(game.state, game.log)  # (the match state is a value: shared, unchanged)
     return after, after.apply(action)
 
 

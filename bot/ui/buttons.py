@@ -165,7 +165,7 @@ def table_buttons(table: Table) -> discord.ui.View:
             view.add_item(TableButton("back", table.channel_id, say(locale, "btn_back"),
                                       discord.ButtonStyle.success))
         view.add_item(TableButton("leave", table.channel_id, say(locale, "btn_leave")))
-    elif table.status == "finished" and table.match_id is not None and table.game is not None:
+    elif table.status == "finished" and table.match_id is not None:
         view.add_item(TableButton("again", table.channel_id, say(locale, "btn_play_again"),
                                   discord.ButtonStyle.success))
     return view

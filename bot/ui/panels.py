@@ -3,8 +3,10 @@ and the choices the rules allow right now (declarations, plays, no-swap).
 
 The panel is refreshed in place as cards arrive and turns pass, through the interaction
 that opened it or last used it; Discord allows that for 15 minutes, after which the panel
-says so. Its menus and buttons are dynamic items whose ids carry only the kind and the
-channel, so they keep working after a restart. Everything in it is the owner's own view.
+says so. Its menus and buttons are dynamic items whose ids carry the kind and the
+channel (the card picker also its picking in progress: positions in the owner's hand,
+never card names), so they keep working after a restart. Everything in it is the
+owner's own view.
 """
 
 from __future__ import annotations
@@ -242,7 +244,7 @@ def pick_groups(locale: str, view: SeatView, kind: str) -> list[tuple[str, list[
     members: dict[str, list[int]] = {}
     for i, card in enumerate(hand):
         if view.ctx is not None and view.ctx.is_trump(card):
-            label = say(locale, "picture_trump")
+            label = say(locale, "group_trumps")
         elif card.suit is None:
             label = say(locale, "group_jokers")
         else:
