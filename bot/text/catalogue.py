@@ -188,7 +188,8 @@ ZH: dict[str, str] = {
     "no_table": "这个频道没有升级牌桌。用 `/shengji create` 开一桌。",
     "table_damaged": "重启后无法恢复这张牌桌（{reason}）。桌主（或有“管理服务器”权限的成员）可以用 "
                      "`/shengji end` 结束它，然后用 `/shengji export` 下载这场比赛的记录。",
-    "stale_control": "这个按钮或菜单在这里已经失效：用 `/shengji status` 或 `/shengji hand` 获取新的。",
+    "stale_control": "这个按钮或菜单在这里已经失效：用 `/shengji status` 或 "
+                     "`/shengji hand` 获取新的。",
     "bad_options": "这些选项不符合这个命令：请从 Discord 的列表中选择。",
     "table_exists": "这个频道已经有牌桌了。请加入，或先结束它。",
     "bad_rules": "这些规则无法使用：{reason}",

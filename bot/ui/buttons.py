@@ -73,7 +73,7 @@ class TableButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]]
                 await reply(interaction, say(locale, "play_again_done"))
             else:
                 await open_panel(services, interaction)
-        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+        except Exception as exc:  # every failure gets an answer
             await report_error(interaction, exc)
 
 
@@ -138,7 +138,7 @@ class LetInButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]]
             text = say(services.tables.get(self.channel_id).locale, "seat_given",
                        name=name, seat=self.seat + 1)
             await interaction.response.edit_message(content=text, view=None)
-        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+        except Exception as exc:  # every failure gets an answer
             await report_error(interaction, exc)
 
     async def _name(self, interaction: discord.Interaction) -> str:

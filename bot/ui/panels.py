@@ -171,7 +171,7 @@ class PanelChoice(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]]
                 await services.tables.play(self.channel_id, interaction.user.id, cards)
             mark_stored(interaction)
             await refresh_from(services, interaction, self.channel_id)
-        except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
+        except Exception as exc:  # every failure gets a private answer
             await report_error(interaction, exc)
 
 
@@ -200,7 +200,7 @@ class NoSwapButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]
             await services.tables.swap(self.channel_id, interaction.user.id, (), ())
             mark_stored(interaction)
             await refresh_from(services, interaction, self.channel_id)
-        except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
+        except Exception as exc:  # every failure gets a private answer
             await report_error(interaction, exc)
 
 
@@ -381,7 +381,7 @@ class PickMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
                 picking = replace(self.picking, mask=mask)
             await interaction.response.defer()  # (an update of the panel follows)
             await refresh_from(services, interaction, self.channel_id, picking)
-        except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
+        except Exception as exc:  # every failure gets a private answer
             await report_error(interaction, exc)
 
 
@@ -415,7 +415,7 @@ class PickButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await _act_on(services, interaction.user.id, self.channel_id, self.picking, pool)
             mark_stored(interaction)
             await refresh_from(services, interaction, self.channel_id)
-        except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
+        except Exception as exc:  # every failure gets a private answer
             await report_error(interaction, exc)
 
 
