@@ -21,7 +21,8 @@ KITTY = 8  # classic, four seats, two decks
 SHORT_MATCH = "level_ranks=Q,K,A finish=reach_ace"  # a match of a few hands
 
 
-async def _open_and_start(world, host, *, options: str | None = None):  # type: ignore[no-untyped-def]
+async def _open_and_start(world, host, *,  # type: ignore[no-untyped-def]
+                          options: str | None = None):
     given = {"preset": "classic"} | ({"options": options} if options else {})
     ix = await world.fake.slash(host, world.channel, "shengji", "create", **given)
     await answered(ix)
@@ -109,7 +110,9 @@ async def _pick(world, alice, panel_ix, wanted: list[str]) -> None:  # type: ign
             await _changed(world, ix, before)
         if not left:
             return
-    raise AssertionError(f"could not pick {left}: {world.fake.message(message_id).content} {list(world.fake.message(message_id).iter_components())}")
+    message = world.fake.message(message_id)
+    raise AssertionError(f"could not pick {left}: {message.content} "
+                         f"{list(message.iter_components())}")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -132,7 +135,8 @@ async def test_the_player_to_act_is_mentioned_with_a_countdown_and_picks_cards(
         assert say(locale, "turn_line", mention=f"<@{alice.id}>", ends=f"<t:{ends}:R>") \
             in content
         mentions = table_message(world).extra["allowed_mentions"]
-        assert [int(u) for u in mentions.get("users", [])] == [alice.id] and not mentions.get("parse")
+        assert [int(u) for u in mentions.get("users", [])] == [alice.id]
+        assert not mentions.get("parse")
 
         # pick cards without typing: a suit, its cards, then confirm
         hand = _hand(text)
