@@ -25,7 +25,6 @@ from engine.legal import check_play, legal_plays
 from engine.rules import Ruleset, ruleset
 from engine.simulate import play_random_hand, random_action
 
-
 CLOCK = time.process_time
 EXTRA = {"four-decks": ("classic", {"decks": 4})}
 

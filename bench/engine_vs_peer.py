@@ -105,7 +105,8 @@ def main() -> None:
         print(f"  {side}: {found['hands_per_s']:.1f} hands/s ({1000 / found['hands_per_s']:.2f}"
               f" ms a hand), {found['lead_us']:.1f} µs a lead listing, "
               f"{found['follow_us']:.1f} µs a follow listing")
-    ratios = [o["hands_per_s"] / p["hands_per_s"] for o, p in zip(rows["ours"], rows["peer"])]
+    ratios = [o["hands_per_s"] / p["hands_per_s"]
+              for o, p in zip(rows["ours"], rows["peer"], strict=True)]
     print(f"  ours / peer: {me_['hands_per_s'] / them['hands_per_s']:.2f}x the hands per second "
           f"(round by round: median {statistics.median(ratios):.2f}x, "
           f"{min(ratios):.2f}x to {max(ratios):.2f}x); lead listing "

@@ -13,6 +13,7 @@ import yarl
 from bot.client import ShengjiBot
 from bot.config import ConfigError, Settings
 from bot.store import StoreError
+from bot.store.postgres import redacted
 
 
 def apply_endpoints(settings: Settings) -> None:
@@ -23,7 +24,12 @@ def apply_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["migrate-db"]:  # shengji-bot migrate-db SOURCE TARGET
+        from bot.store.transfer import command
+
+        return command(args[1:])
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                         "%(message)s")
     try:
@@ -35,7 +41,8 @@ def main() -> int:
     try:
         asyncio.run(_run(settings))
     except StoreError as exc:
-        print(f"The database {settings.database!r} cannot be used: {exc}", file=sys.stderr)
+        print(f"The database {redacted(settings.database)!r} cannot be used: {exc}",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         pass

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.stats", "cogs.admin")
 
 
-class ShengjiBot(commands.Bot):
+class ShengjiBot(commands.AutoShardedBot):
     store: Store
     tables: TableService
     counter: StatsCounter
@@ -45,7 +45,10 @@ class ShengjiBot(commands.Bot):
         intents = discord.Intents.default()  # no privileged intent is needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          allowed_mentions=discord.AllowedMentions.none(),
-                         help_command=None, tree_cls=ShengjiTree)
+                         help_command=None, tree_cls=ShengjiTree,
+                         # not sharded: one shard of one; sharded: docs/deploy.md
+                         shard_count=settings.shard_count or 1,
+                         shard_ids=list(settings.shards or (0,)))
         self.settings = settings
         self._controls: set[re.Pattern[str]] = set()  # custom_id templates of our controls
         self.default_table_settings = replace(TableSettings().scaled(settings.pause_scale),
@@ -53,6 +56,9 @@ class ShengjiBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await open_store(self.settings.database)
+        # before anything is restored: no other live process may act on these tables
+        await self.store.claim_shards(self.settings.shard_count or 1,
+                                      self.settings.shards or (0,))
         panels = PanelRegistry()
         publisher = DiscordPublisher(Postbox(self), message_posted=self._message_posted,
                                      redrawn=panels.redraw,

@@ -30,6 +30,9 @@ class Settings:
     pause_scale: float = 1.0  # SHENGJI_PAUSE_SCALE: multiplies every pause (tests: 0.01)
     edit_interval: float = 1.0  # SHENGJI_EDIT_INTERVAL: table message edits coalesce
     seed: int | None = None  # SHENGJI_SEED: fixed deals, for tests and demos
+    # SHENGJI_SHARD_COUNT / SHENGJI_SHARDS: this process serves these of that many shards
+    shard_count: int | None = None
+    shards: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -55,8 +58,39 @@ class Settings:
         seed = os.environ.get("SHENGJI_SEED", "").strip()
         if seed and not seed.isdigit():
             raise ConfigError(f"SHENGJI_SEED must be a whole number, not {seed!r}")
+        shard_count, shards = parse_shards(os.environ.get("SHENGJI_SHARD_COUNT", ""),
+                                           os.environ.get("SHENGJI_SHARDS", ""))
         return cls(token=token, **numbers, seed=int(seed) if seed else None,
+                   shard_count=shard_count, shards=shards,
                    database=os.environ.get("SHENGJI_DB", "").strip() or "shengji.sqlite3",
                    guild_id=int(guild) if guild else None,
                    api_base=os.environ.get("DISCORD_API_BASE") or None,
                    gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None)
+
+
+def parse_shards(count_text: str, shards_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHENGJI_SHARD_COUNT`` and ``SHENGJI_SHARDS`` ("0,1", "2-3", "0,4-5"; default: every
+    shard of the count) as (count, shard ids); (None, None) when not sharded."""
+    count_text, shards_text = count_text.strip(), shards_text.strip()
+    if not count_text:
+        if shards_text:
+            raise ConfigError("SHENGJI_SHARDS needs SHENGJI_SHARD_COUNT (how many shards "
+                              "all the bot's processes share)")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"SHENGJI_SHARD_COUNT must be a whole number from 1, not "
+                          f"{count_text!r}")
+    count = int(count_text)
+    if not shards_text:
+        return count, tuple(range(count))
+    ids: set[int] = set()
+    for part in shards_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError(f"SHENGJI_SHARDS is a list of shard numbers and ranges such as "
+                              f"0,1 or 2-3, not {shards_text!r}")
+        ids.update(range(int(first), int(last if dash else first) + 1))
+    if not ids or max(ids) >= count:
+        raise ConfigError(f"SHENGJI_SHARDS {shards_text!r} must name shards from 0 to "
+                          f"{count - 1} (SHENGJI_SHARD_COUNT={count})")
+    return count, tuple(sorted(ids))

@@ -30,7 +30,7 @@ class World:
     bot: BotProcess
     guild: FakeGuild
     channel: FakeChannel
-    db: Path
+    db: str  # SHENGJI_DB: a SQLite file path or a postgresql:// URL
     log: Path
     env: dict[str, str]
 
@@ -48,20 +48,22 @@ class World:
         await self.bot.wait_ready(timeout=30)
 
     def bot_env(self) -> dict[str, str]:
-        return {**FAST, "SHENGJI_GUILD_ID": str(self.guild.id), "SHENGJI_DB": str(self.db),
+        return {**FAST, "SHENGJI_GUILD_ID": str(self.guild.id), "SHENGJI_DB": self.db,
                 **self.env}
 
 
 @asynccontextmanager
-async def running_bot(tmp_path: Path, env: dict[str, str] | None = None
-                      ) -> AsyncIterator[World]:
-    """The bot (``python -m bot``) connected to a fresh fake; ``env`` adds settings."""
+async def running_bot(tmp_path: Path, env: dict[str, str] | None = None, *,
+                      database: str | None = None) -> AsyncIterator[World]:
+    """The bot (``python -m bot``) connected to a fresh fake; ``env`` adds settings;
+    ``database`` is its SHENGJI_DB (default: a new SQLite file in ``tmp_path``)."""
     fake = FakeDiscord()
     await fake.start()
     guild = fake.add_guild("Friends")
     channel = fake.add_channel(guild, "shengji")
-    world = World(fake, None, guild, channel, tmp_path / "db.sqlite3",  # type: ignore[arg-type]
-                  tmp_path / "bot.log", dict(env or {}))
+    world = World(fake, None, guild, channel,  # type: ignore[arg-type]
+                  database or str(tmp_path / "db.sqlite3"), tmp_path / "bot.log",
+                  dict(env or {}))
     world.bot = BotProcess(fake, ["-m", "bot"], log_path=world.log, cwd=ROOT,
                            extra_env=world.bot_env())
     try:

@@ -122,8 +122,9 @@ async def test_four_humans_and_refused_input(tmp_path: Path) -> None:
     fake.assert_clean()
 
 
-async def test_killed_mid_hand_the_game_goes_on_where_it_was(tmp_path: Path) -> None:
-    async with running_bot(tmp_path) as world:
+async def test_killed_mid_hand_the_game_goes_on_where_it_was(tmp_path: Path,
+                                                            database: str) -> None:
+    async with running_bot(tmp_path, database=database) as world:
         fake = world.fake
         alice = fake.add_user("Alice")
         await create_and_start(world, alice)

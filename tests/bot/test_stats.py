@@ -1,6 +1,7 @@
 """Stats, ratings, leaderboards, history, export and server settings (bot/stats/,
-bot/ratings.py, bot/ui/leaderboard.py and the store's stats methods), on real SQLite
-files and real matches."""
+bot/ratings.py, bot/ui/leaderboard.py and the store's stats methods), on real matches in a
+real database: each test that takes ``store`` runs on SQLite and on PostgreSQL
+(tests/bot/conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import asyncio
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -23,13 +23,14 @@ from bot.store import (
     MatchRecord,
     Rating,
     SeatRecord,
-    SqliteStore,
+    Store,
     StoreError,
 )
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
 from bot.ui.leaderboard import lb_custom_id, leaderboard_view
 from engine.actions import Event
+from tests.bot.backends import Backend
 from tests.bot.deciders import RandomDeciders
 
 GUILD, OTHER = 10, 20
@@ -41,7 +42,7 @@ AWAY = TableSettings().scaled(0.0)  # no pauses: every human's turn goes to a co
 class Stats:
     """The stats services over one store, wired as the bot wires them."""
 
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.settings = ServerSettingsService(store)
         self.counter = StatsCounter(store, self.settings)
         self.queries = StatsQueries(store)
@@ -57,8 +58,8 @@ class Quiet:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    opened = await SqliteStore.open(tmp_path / "stats.sqlite3")
+async def store(backend: Backend):  # type: ignore[no-untyped-def]
+    opened = await backend.open()
     yield opened
     await opened.close()
 
@@ -90,10 +91,15 @@ async def play_match(service: TableService, guild: int, channel: int,
     while table.status != "finished":
         assert loop.time() < end, "the match did not finish"
         await asyncio.sleep(0.01)
+    # the table says finished first, then the store is told: wait for it
+    while (match := await service.store.load_match(table.match_id)) is None \
+            or match.status != "finished":
+        assert loop.time() < end, "the match was not stored as finished"
+        await asyncio.sleep(0.01)
     return table
 
 
-def service_for(store: SqliteStore, stats: Stats, seed: int = 3) -> TableService:
+def service_for(store: Store, stats: Stats, seed: int = 3) -> TableService:
     return TableService(store, Quiet(), RandomDeciders(), default_settings=AWAY, seed=seed,
                         stats=stats.counter if stats else None)
 
@@ -108,7 +114,7 @@ def service_for(store: SqliteStore, stats: Stats, seed: int = 3) -> TableService
     ([human(ANN), bot(), human(ANN), bot()], True, False),
 ], ids=["four-humans", "computers-allowed", "computers-forbidden", "one-user-two-seats"])
 async def test_a_table_is_ranked_unless_settings_forbid_its_computers(
-        store: SqliteStore, seats: list[SeatRecord], computers_ranked: bool, ranked: bool
+        store: Store, seats: list[SeatRecord], computers_ranked: bool, ranked: bool
 ) -> None:
     stats = Stats(store)
     await stats.settings.update(GUILD, computers_ranked=computers_ranked)
@@ -188,7 +194,7 @@ def test_a_draw_moves_equal_players_equally() -> None:
 # -- real matches: counted once, leaderboards, history, export ---------------------------------
 
 
-async def test_real_matches_are_counted_once_and_shown_per_server(store: SqliteStore) -> None:
+async def test_real_matches_are_counted_once_and_shown_per_server(store: Store) -> None:
     stats = Stats(store)
     service = service_for(store, stats)
     try:
@@ -251,7 +257,7 @@ async def test_real_matches_are_counted_once_and_shown_per_server(store: SqliteS
 
 
 async def test_a_hand_left_uncounted_by_a_crash_is_counted_at_start_up(
-        store: SqliteStore) -> None:
+        store: Store) -> None:
     stats = Stats(store)
     service = service_for(store, None)  # type: ignore[arg-type]
     service.stats = None  # the bot "died" before counting
@@ -271,7 +277,7 @@ async def test_a_hand_left_uncounted_by_a_crash_is_counted_at_start_up(
 
 
 async def test_leaderboard_pages_of_ten_with_buttons_that_carry_only_ids(
-        store: SqliteStore) -> None:
+        store: Store) -> None:
     stats = Stats(store)
     # 23 players with distinct ratings, made through the store's own methods
     for i in range(23):
@@ -315,7 +321,7 @@ def test_option_text_keeps_commas_inside_values(text: str, parsed: dict[str, str
 
 
 async def test_server_defaults_apply_to_new_tables_of_the_default_preset(
-        store: SqliteStore) -> None:
+        store: Store) -> None:
     stats = Stats(store)
     saved = await stats.settings.update(GUILD, options="level_ranks=K,A finish=reach_ace",
                                         turn_timer=20)

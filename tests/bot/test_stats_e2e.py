@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.stats.export import replay_export
-from bot.store import HandRecord, HandStats, Rating, SeatRecord, SqliteStore
+from bot.store import HandRecord, HandStats, Rating, SeatRecord, open_store
 from tests.bot.harness import World, answered, create_and_start, running_bot, wait_until
 from tests.fakediscord import FakeUser
 
@@ -191,9 +191,9 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
     fake.assert_clean()
 
 
-async def _seed_players(db: Path, guild_id: int, count: int) -> None:
+async def _seed_players(db: str, guild_id: int, count: int) -> None:
     """Rated players in ``guild_id``: one ranked hand each, written through the store."""
-    store = await SqliteStore.open(db)
+    store = await open_store(db)
     try:
         for i in range(count):
             user = 7_000 + i

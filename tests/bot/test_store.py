@@ -1,5 +1,7 @@
-"""The store (bot/store.py) on real SQLite files: round-trips, the append-only action log and
-its durability, corrupt rows, migrations, and that nothing else touches SQLite."""
+"""The store (bot/store/), one contract for both backends: every test that takes ``backend``
+or ``store`` runs on a real SQLite file and on a real PostgreSQL database (tests/postgres.py).
+Round-trips, the append-only action log and its durability, corrupt rows, migrations, the
+start-up checks of a SQLite file, and that nothing else touches a database driver."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import logging
 import sqlite3
 import sys
 import textwrap
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from bot.store import (
     HandRecord,
     MatchStatus,
     Migration,
-    PlayerTotals,
+    PostgresStore,
     SeatRecord,
     SqliteStore,
     StoreError,
@@ -26,25 +28,16 @@ from bot.store import (
     bundled_migrations,
     open_store,
 )
+from bot.store.sqlite import split_statements
+from tests.bot.backends import T0, Backend, Clock, damage_pages
+from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 GUILD = 111_111_111_111_111_111
 OTHER_GUILD = 222_222_222_222_222_222
 CHANNEL = 333_333_333_333_333_333
 ALICE, BOB, CAROL = 900_000_000_000_000_001, 900_000_000_000_000_002, 900_000_000_000_000_003
-T0 = datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=timezone.utc)
 RULES = {"preset": "classic", "players": 4, "decks": 2, "level_ranks": ["2", "3", "A"]}
-
-
-class Clock:
-    """Advances one second per reading, so times are distinct and exact to the millisecond."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 def seats() -> list[SeatRecord]:
@@ -74,47 +67,33 @@ def hand(match_id: int, hand_no: int, **changes: object) -> HandRecord:
     return HandRecord(**fields)  # type: ignore[arg-type]
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "shengji.sqlite3"
+Store = SqliteStore | PostgresStore
 
 
 @pytest.fixture
-async def store(db_path: Path):
-    store = await SqliteStore.open(db_path, clock=Clock())
+async def store(backend: Backend):  # type: ignore[no-untyped-def]
+    store = await backend.open(clock=Clock())
     yield store
     await store.close()
-
-
-def raw(path: Path) -> sqlite3.Connection:
-    """A plain connection that bypasses the store (and its CHECKs) to damage rows."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA ignore_check_constraints=ON")
-    return conn
 
 
 # -- round-trips ---------------------------------------------------------------------------
 
 
-async def test_table_round_trips_and_upserts_by_channel(store: SqliteStore) -> None:
+async def test_table_round_trips_and_upserts_by_channel(store: Store) -> None:
     first = table()
     await store.save_table(first)
-    assert await store.load_table(CHANNEL) == first
+    assert await store.load_tables() == [first]
     match_id = await store.create_match(GUILD, CHANNEL, 7, RULES, seats())
     playing = table(status="playing", match_id=match_id, message_id=None,
                     seats=seats())
     await store.save_table(playing)
     other = table(CHANNEL + 1, guild_id=OTHER_GUILD, locale="en")
     await store.save_table(other)
-    assert await store.load_table(CHANNEL) == playing
     assert await store.load_tables() == [playing, other]
-    await store.delete_table(CHANNEL)
-    await store.delete_table(CHANNEL)  # deleting twice is fine
-    assert await store.load_table(CHANNEL) is None
-    assert await store.load_tables() == [other]
 
 
-async def test_match_round_trips_until_finished(store: SqliteStore) -> None:
+async def test_match_round_trips_until_finished(store: Store) -> None:
     match_id = await store.create_match(GUILD, CHANNEL, 2**62 + 5, RULES, seats(), ranked=True)
     match = await store.load_match(match_id)
     assert match is not None
@@ -123,19 +102,17 @@ async def test_match_round_trips_until_finished(store: SqliteStore) -> None:
             match.ranked) == (match_id, GUILD, CHANNEL, 2**62 + 5, RULES, seats(), "playing",
                               None, None, 0, True)
     assert match.started_at.tzinfo is not None and match.started_at > T0
-    assert await store.unfinished_matches() == [match]
 
     await store.finish_match(match_id, "finished", 1)
     done = await store.load_match(match_id)
     assert done is not None and done.status == "finished" and done.winner_team == 1
     assert done.finished_at is not None and done.finished_at > done.started_at
-    assert await store.unfinished_matches() == []
     with pytest.raises(StoreError, match="already finished"):
         await store.finish_match(match_id, "abandoned", None)
     assert await store.load_match(match_id + 1) is None
 
 
-async def test_hands_round_trip_in_order_and_count(store: SqliteStore) -> None:
+async def test_hands_round_trip_in_order_and_count(store: Store) -> None:
     match_id = await store.create_match(GUILD, CHANNEL, 1, RULES, seats())
     hands = [hand(match_id, 0),
              hand(match_id, 1, dealer=3, trump=None, defenders_team=1, attacker_points=40,
@@ -150,7 +127,7 @@ async def test_hands_round_trip_in_order_and_count(store: SqliteStore) -> None:
 
 @pytest.mark.parametrize("hand_no, message", [(1, "already stored"), (3, "gap")],
                          ids=["duplicate", "gap"])
-async def test_hand_numbers_follow_each_other(store: SqliteStore, hand_no: int,
+async def test_hand_numbers_follow_each_other(store: Store, hand_no: int,
                                               message: str) -> None:
     match_id = await store.create_match(GUILD, CHANNEL, 1, RULES, seats())
     await store.record_hand(hand(match_id, 0))
@@ -160,7 +137,7 @@ async def test_hand_numbers_follow_each_other(store: SqliteStore, hand_no: int,
     assert [h.hand_no for h in await store.match_hands(match_id)] == [0, 1]
 
 
-async def test_guild_settings_round_trip_per_guild(store: SqliteStore) -> None:
+async def test_guild_settings_round_trip_per_guild(store: Store) -> None:
     assert await store.guild_settings(GUILD) == {}
     settings = {"default_preset": "changzhu", "options": {"decks": 3}, "turn_timer": 90,
                 "ai_in_ranked": False}
@@ -172,7 +149,7 @@ async def test_guild_settings_round_trip_per_guild(store: SqliteStore) -> None:
     assert await store.guild_settings(OTHER_GUILD) == {"turn_timer": 30}
 
 
-async def test_players_history_and_totals(store: SqliteStore) -> None:
+async def test_players_history_and_totals(store: Store) -> None:
     await store.upsert_player(GUILD, CAROL, "Carol")
     won = await store.create_match(GUILD, CHANNEL, 1, RULES, seats(), ranked=True)
     await store.finish_match(won, "finished", 0)  # Alice (seat 0) and Bob (seat 2)
@@ -187,12 +164,11 @@ async def test_players_history_and_totals(store: SqliteStore) -> None:
     await store.create_match(GUILD, CHANNEL, 5, RULES, seats())  # still playing: not counted
     await store.create_match(OTHER_GUILD, CHANNEL, 6, RULES, seats())
 
-    # the latest name counts: Alice was "Alice 2" in one match only
-    assert await store.player_totals(GUILD, ranked=True) == [
-        PlayerTotals(ALICE, "Alice", 2, 1, 1), PlayerTotals(BOB, "Bob 张", 2, 1, 1)]
-    assert await store.player_totals(GUILD) == [
-        PlayerTotals(ALICE, "Alice", 3, 2, 1), PlayerTotals(BOB, "Bob 张", 2, 1, 1),
-        PlayerTotals(CAROL, "Carol", 1, 0, 0)]
+    # (name, played, won, abandoned, ranked played, ranked won); the latest name counts:
+    # Alice was "Alice 2" in one match only
+    assert [await totals(store, GUILD, user) for user in (ALICE, BOB, CAROL)] == [
+        ("Alice", 3, 2, 1, 2, 1), ("Bob 张", 2, 1, 1, 2, 1), ("Carol", 1, 0, 0, 0, 0)]
+    assert await store.player_stats(OTHER_GUILD, CAROL) is None
     assert [m.id for m in await store.match_history(GUILD)] == [dropped, casual, lost, won]
     assert [m.id for m in await store.match_history(GUILD, user_id=CAROL)] == [casual]
     assert [m.id for m in await store.match_history(GUILD, limit=2, before_id=casual)] == \
@@ -200,12 +176,19 @@ async def test_players_history_and_totals(store: SqliteStore) -> None:
     assert await store.match_history(OTHER_GUILD) == []
 
 
-async def test_user_in_two_seats_counts_one_match(store: SqliteStore) -> None:
+async def totals(store: Store, guild_id: int, user_id: int) -> tuple[object, ...]:
+    stats = await store.player_stats(guild_id, user_id)
+    assert stats is not None
+    return (stats.name, stats.played, stats.won, stats.abandoned, stats.ranked_played,
+            stats.ranked_won)
+
+
+async def test_user_in_two_seats_counts_one_match(store: Store) -> None:
     alone = [SeatRecord("human", ALICE, "Alice"), SeatRecord("ai", None, "Bot", "easy"),
              SeatRecord("human", ALICE, "Alice"), SeatRecord("ai", None, "Bot", "easy")]
     match_id = await store.create_match(GUILD, CHANNEL, 1, RULES, alone)
     await store.finish_match(match_id, "finished", 0)
-    assert await store.player_totals(GUILD) == [PlayerTotals(ALICE, "Alice", 1, 1, 0)]
+    assert await totals(store, GUILD, ALICE) == ("Alice", 1, 1, 0, 0, 0)
 
 
 # -- the action log ------------------------------------------------------------------------
@@ -215,13 +198,13 @@ def action(seq: int) -> dict[str, object]:
     return {"type": "Play", "seat": seq % 4, "cards": f"{seq % 9 + 2}S"}
 
 
-async def test_actions_survive_close_and_reopen(db_path: Path) -> None:
-    store = await SqliteStore.open(db_path)
+async def test_actions_survive_close_and_reopen(backend: Backend) -> None:
+    store = await backend.open()
     match_id = await store.create_match(GUILD, CHANNEL, 9, RULES, seats())
     for seq in range(20):
         await store.append_action(match_id, seq, action(seq))
     await store.close()
-    store = await SqliteStore.open(db_path)
+    store = await backend.open()
     try:
         assert await store.load_actions(match_id) == [action(s) for s in range(20)]
         await store.append_action(match_id, 20, {"type": "NextHand"})
@@ -230,17 +213,17 @@ async def test_actions_survive_close_and_reopen(db_path: Path) -> None:
         await store.close()
 
 
-async def test_actions_survive_sigkill_right_after_append(db_path: Path) -> None:
-    store = await SqliteStore.open(db_path)
+async def test_actions_survive_sigkill_right_after_append(backend: Backend) -> None:
+    store = await backend.open()
     match_id = await store.create_match(GUILD, CHANNEL, 9, RULES, seats())
     await store.close()
     count = 40
     code = textwrap.dedent(f"""
         import asyncio, os
-        from bot.store import SqliteStore
+        from bot.store import open_store
 
         async def main():
-            store = await SqliteStore.open({str(db_path)!r})
+            store = await open_store({backend.target!r})
             for seq in range({count}):
                 await store.append_action({match_id}, seq, {{"type": "Deal", "count": seq}})
             os.kill(os.getpid(), 9)
@@ -249,7 +232,7 @@ async def test_actions_survive_sigkill_right_after_append(db_path: Path) -> None
     """)
     process = await asyncio.create_subprocess_exec(sys.executable, "-c", code, cwd=ROOT)
     assert await asyncio.wait_for(process.wait(), 30) == -9
-    store = await SqliteStore.open(db_path)
+    store = await backend.open()
     try:
         assert await store.load_actions(match_id) == [{"type": "Deal", "count": s}
                                                       for s in range(count)]
@@ -260,7 +243,7 @@ async def test_actions_survive_sigkill_right_after_append(db_path: Path) -> None
 @pytest.mark.parametrize("seq, message", [(2, "already stored"), (0, "already stored"),
                                           (4, "gap"), (100, "gap")],
                          ids=["duplicate-last", "duplicate-first", "gap-of-one", "far-gap"])
-async def test_seq_must_be_the_next_one(store: SqliteStore, seq: int, message: str) -> None:
+async def test_seq_must_be_the_next_one(store: Store, seq: int, message: str) -> None:
     match_id = await store.create_match(GUILD, CHANNEL, 9, RULES, seats())
     for s in range(3):
         await store.append_action(match_id, s, action(s))
@@ -270,14 +253,19 @@ async def test_seq_must_be_the_next_one(store: SqliteStore, seq: int, message: s
     await store.append_action(match_id, 3, action(3))  # the next one still goes in
 
 
-async def test_log_refuses_gaps_even_past_the_store(store: SqliteStore, db_path: Path) -> None:
+async def test_log_refuses_gaps_and_changes_even_past_the_store(store: Store,
+                                                               backend: Backend) -> None:
     match_id = await store.create_match(GUILD, CHANNEL, 9, RULES, seats())
-    with raw(db_path) as conn, pytest.raises(sqlite3.IntegrityError, match="seq"):
-        conn.execute("INSERT INTO actions VALUES (?, 5, '{}', 0)", (match_id,))
+    with pytest.raises(Exception, match="seq must follow"):
+        await backend.raw("INSERT INTO actions VALUES (?, 5, '{}', 0)", (match_id,))
+    await store.append_action(match_id, 0, action(0))
+    with pytest.raises(Exception, match="append-only"):
+        await backend.raw("UPDATE actions SET action = '{}' WHERE match_id = ?", (match_id,))
+    assert await store.load_actions(match_id) == [action(0)]
 
 
 @pytest.mark.parametrize("finish, winner", [("finished", 0), ("abandoned", None)])
-async def test_ended_or_missing_match_takes_no_actions(store: SqliteStore, finish: MatchStatus,
+async def test_ended_or_missing_match_takes_no_actions(store: Store, finish: MatchStatus,
                                                        winner: int | None) -> None:
     match_id = await store.create_match(GUILD, CHANNEL, 9, RULES, seats())
     await store.append_action(match_id, 0, action(0))
@@ -288,7 +276,7 @@ async def test_ended_or_missing_match_takes_no_actions(store: SqliteStore, finis
         await store.append_action(match_id + 1, 0, action(0))
 
 
-async def test_concurrent_tables_interleave_safely(store: SqliteStore) -> None:
+async def test_concurrent_tables_interleave_safely(store: Store) -> None:
     ids = [await store.create_match(GUILD, CHANNEL + i, i, RULES, seats()) for i in range(5)]
 
     async def play(match_id: int) -> None:
@@ -304,7 +292,7 @@ async def test_concurrent_tables_interleave_safely(store: SqliteStore) -> None:
     assert len(await store.load_tables()) == 5
 
 
-async def test_two_clicks_store_one_action(store: SqliteStore) -> None:
+async def test_two_clicks_store_one_action(store: Store) -> None:
     match_id = await store.create_match(GUILD, CHANNEL, 9, RULES, seats())
     results = await asyncio.gather(*(store.append_action(match_id, 0, action(i))
                                      for i in range(5)), return_exceptions=True)
@@ -319,65 +307,70 @@ async def test_two_clicks_store_one_action(store: SqliteStore) -> None:
 SECRET = "BJ BJ AS AS KS"  # card text that must never reach a log line or an error
 
 
-@pytest.mark.parametrize("column, value", [
-    ("seats", '[{"kind": "human", "cards": "' + SECRET),
-    ("seats", '{"cards": "' + SECRET + '"}'),
-    ("seats", '[{"kind": "alien", "user_id": 1, "name": "' + SECRET + '"}]'),
-    ("options", '"' + SECRET + '"'),
-    ("status", SECRET),
-], ids=["truncated-json", "seats-not-a-list", "bad-seat-kind", "options-not-object",
-        "bad-status"])
-async def test_corrupt_table_is_skipped_with_a_warning(store: SqliteStore, db_path: Path,
+def on_backends(fields: str, cases: dict[str, tuple[object, ...]], *,
+                broken_json: tuple[str, ...] = ()) -> pytest.MarkDecorator:
+    """Damage cases crossed with the backends; PostgreSQL's json columns cannot hold broken
+    JSON, so the ``broken_json`` cases are SQLite's alone."""
+    params = [pytest.param(name, *case, id=f"{name}-{key}") for key, case in cases.items()
+              for name in ("sqlite", "postgres") if name == "sqlite" or key not in broken_json]
+    return pytest.mark.parametrize(f"backend, {fields}", params, indirect=["backend"])
+
+
+@on_backends("column, value", {
+    "truncated-json": ("seats", '[{"kind": "human", "cards": "' + SECRET),
+    "seats-not-a-list": ("seats", '{"cards": "' + SECRET + '"}'),
+    "bad-seat-kind": ("seats", '[{"kind": "alien", "user_id": 1, "name": "' + SECRET + '"}]'),
+    "options-not-object": ("options", '"' + SECRET + '"'),
+    "bad-status": ("status", SECRET),
+}, broken_json=("truncated-json",))
+async def test_corrupt_table_is_skipped_with_a_warning(store: Store, backend: Backend,
                                                        caplog: pytest.LogCaptureFixture,
                                                        column: str, value: str) -> None:
     for channel in (CHANNEL, CHANNEL + 1, CHANNEL + 2):
         await store.save_table(table(channel))
-    with raw(db_path) as conn:
-        conn.execute(f"UPDATE tables SET {column} = ? WHERE channel_id = ?",
-                     (value, CHANNEL + 1))
+    await backend.damage(f"UPDATE tables SET {column} = ? WHERE channel_id = ?",
+                         (value, CHANNEL + 1))
     with caplog.at_level(logging.WARNING, logger="bot.store"):
         loaded = await store.load_tables()
     assert [t.channel_id for t in loaded] == [CHANNEL, CHANNEL + 2]
     [warning] = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert "tables" in warning.getMessage() and str(CHANNEL + 1) in warning.getMessage()
+    assert f"tables (channel_id={CHANNEL + 1})" in warning.getMessage()
     assert "BJ" not in caplog.text
-    with pytest.raises(StoreError, match=rf"tables \(channel_id={CHANNEL + 1}\)") as info:
-        await store.load_table(CHANNEL + 1)
-    assert "BJ" not in str(info.value)
 
 
-async def test_corrupt_action_names_its_row_not_its_cards(store: SqliteStore,
-                                                          db_path: Path) -> None:
+@on_backends("value, reason", {
+    "truncated-json": ('{"type": "Play", "cards": "' + SECRET, "not valid JSON"),
+    "not-an-object": ('"' + SECRET + '"', "not an object"),
+}, broken_json=("truncated-json",))
+async def test_corrupt_action_names_its_row_not_its_cards(store: Store, backend: Backend,
+                                                          value: str, reason: str) -> None:
     match_id = await store.create_match(GUILD, CHANNEL, 9, RULES, seats())
     for seq in range(3):
         await store.append_action(match_id, seq, action(seq))
-    with raw(db_path) as conn:
-        conn.execute("DROP TRIGGER actions_append_only")
-        conn.execute("UPDATE actions SET action = ? WHERE seq = 1",
-                     ('{"type": "Play", "cards": "' + SECRET,))
+    await backend.damage("UPDATE actions SET action = ? WHERE seq = 1", (value,))
     with pytest.raises(StoreError, match=rf"actions \(match_id={match_id}, seq=1\)") as info:
         await store.load_actions(match_id)
-    assert "BJ" not in str(info.value)
+    assert reason in str(info.value) and "BJ" not in str(info.value)
 
 
-async def test_corrupt_match_is_skipped_at_start_up(store: SqliteStore, db_path: Path,
-                                                    caplog: pytest.LogCaptureFixture) -> None:
+async def test_corrupt_match_is_named_and_skipped_in_history(
+        store: Store, backend: Backend, caplog: pytest.LogCaptureFixture) -> None:
     good = await store.create_match(GUILD, CHANNEL, 1, RULES, seats())
     bad = await store.create_match(GUILD, CHANNEL, 2, RULES, seats())
-    with raw(db_path) as conn:
-        conn.execute("UPDATE matches SET rules = 'not json' WHERE id = ?", (bad,))
+    for match_id in (good, bad):
+        await store.finish_match(match_id, "abandoned", None)
+    await backend.damage("UPDATE matches SET rules = ? WHERE id = ?", (f'["{SECRET}"]', bad))
     with caplog.at_level(logging.WARNING, logger="bot.store"):
-        assert [m.id for m in await store.unfinished_matches()] == [good]
-    assert f"matches (id={bad})" in caplog.text
-    with pytest.raises(StoreError, match="not valid JSON"):
+        assert [m.id for m in await store.match_history(GUILD)] == [good]
+    assert f"matches (id={bad})" in caplog.text and "BJ" not in caplog.text
+    with pytest.raises(StoreError, match="rules is not an object"):
         await store.load_match(bad)
 
 
-async def test_corrupt_guild_settings_raise_a_store_error(store: SqliteStore,
-                                                          db_path: Path) -> None:
+async def test_corrupt_guild_settings_raise_a_store_error(store: Store,
+                                                          backend: Backend) -> None:
     await store.set_guild_settings(GUILD, {"turn_timer": 60})
-    with raw(db_path) as conn:
-        conn.execute("UPDATE guild_settings SET settings = '[1, 2'")
+    await backend.damage("UPDATE guild_settings SET settings = '[1, 2]'")
     with pytest.raises(StoreError, match=f"guild_settings \\(guild_id={GUILD}\\)"):
         await store.guild_settings(GUILD)
 
@@ -399,86 +392,181 @@ def test_records_refuse_nonsense(build) -> None:  # type: ignore[no-untyped-def]
         build()
 
 
-async def test_store_refuses_what_sqlite_cannot_hold(store: SqliteStore) -> None:
+async def test_store_refuses_what_the_database_cannot_hold(store: Store) -> None:
     with pytest.raises(StoreError, match="64-bit"):
         await store.create_match(GUILD, CHANNEL, 2**64, RULES, seats())
     with pytest.raises(StoreError, match="JSON"):
         await store.set_guild_settings(GUILD, {"when": datetime.now()})
-    with pytest.raises(StoreError, match="FOREIGN KEY"):
+    with pytest.raises(StoreError, match="(?i)foreign key"):
         await store.save_table(table(match_id=12345))  # foreign keys are enforced
     assert await store.load_tables() == []
 
 
-# -- the file and its schema ---------------------------------------------------------------
+# -- the schema and its migrations ---------------------------------------------------------
 
 
-async def test_database_uses_wal_and_foreign_keys(store: SqliteStore, db_path: Path) -> None:
-    with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"schema_version", "players", "guild_settings", "tables", "matches",
-            "match_players", "actions", "hands"} <= tables
+async def applied(backend: Backend) -> list[tuple[int, str, int]]:
+    return await backend.raw("SELECT version, name, applied_at FROM schema_version "
+                             "ORDER BY version")
 
 
-def applied(path: Path) -> list[tuple[int, str, int]]:
-    with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT * FROM schema_version ORDER BY version").fetchall()
+async def test_both_dialects_hold_the_same_schema(tmp_path: Path,
+                                                  postgres_server: PostgresServer) -> None:
+    """The same migrations (versions, names) make the same tables, columns and order."""
+    assert [(m.version, m.name) for m in bundled_migrations("sqlite")] == \
+        [(m.version, m.name) for m in bundled_migrations("postgres")]
+    lite = Backend("sqlite", str(tmp_path / "schema.sqlite3"))
+    pg = Backend("postgres", await postgres_server.new_database(empty=True))
+    for each in (lite, pg):
+        await (await each.open()).close()
+    columns: dict[str, dict[str, list[tuple[str, bool]]]] = {}
+    for each in (lite, pg):
+        columns[each.dialect] = {}
+        for name in sorted(await each.table_names() - {"sqlite_sequence"}):
+            if each.dialect == "sqlite":
+                rows = [(r[1], bool(r[3])) for r in
+                        await each.raw(f"PRAGMA table_info({name})")]
+            else:
+                rows = [(r[0], r[1] == "NO") for r in await each.raw(
+                    "SELECT column_name, is_nullable FROM information_schema.columns "
+                    "WHERE table_schema = 'public' AND table_name = ? "
+                    "ORDER BY ordinal_position", (name,))]
+            columns[each.dialect][name] = rows
+    # SQLite reports a lone INTEGER PRIMARY KEY as nullable; PostgreSQL does not
+    for table_name, column in (("guild_settings", "guild_id"), ("matches", "id"),
+                               ("tables", "channel_id"), ("schema_version", "version")):
+        columns["sqlite"][table_name] = [(c, True if c == column else n)
+                                         for c, n in columns["sqlite"][table_name]]
+    assert columns["sqlite"] == columns["postgres"]
 
 
-async def test_migrations_apply_once(db_path: Path) -> None:
-    store = await SqliteStore.open(db_path)
-    await store.close()
-    first = applied(db_path)
-    assert [(v, n) for v, n, _ in first] == [(m.version, m.name) for m in bundled_migrations()]
-    store = await SqliteStore.open(db_path, clock=lambda: T0 + timedelta(days=1))
-    await store.close()
-    assert applied(db_path) == first
+async def test_migrations_apply_once(empty_backend: Backend) -> None:
+    await (await empty_backend.open()).close()
+    first = await applied(empty_backend)
+    assert [(v, n) for v, n, _ in first] == \
+        [(m.version, m.name)
+         for m in bundled_migrations(empty_backend.dialect)]  # type: ignore[arg-type]
+    await (await empty_backend.open(clock=lambda: T0 + timedelta(days=1))).close()
+    assert await applied(empty_backend) == first
 
 
-async def test_next_migration_applies_on_reopen(db_path: Path) -> None:
-    store = await SqliteStore.open(db_path)
-    await store.save_table(table())
-    await store.close()
-    extra = Migration(len(bundled_migrations()) + 1, "ratings", textwrap.dedent("""
-        -- a later migration: a table, an index, a trigger
+LATER_MIGRATION = {  # a table, an index and a trigger, in each dialect
+    "sqlite": """
         CREATE TABLE ratings (guild_id INTEGER NOT NULL, user_id INTEGER NOT NULL,
                               mu REAL NOT NULL, sigma REAL NOT NULL,
                               PRIMARY KEY (guild_id, user_id)) STRICT;
         CREATE INDEX ratings_rank ON ratings (guild_id, mu DESC);
         CREATE TRIGGER ratings_positive BEFORE INSERT ON ratings WHEN NEW.sigma <= 0
         BEGIN SELECT RAISE(ABORT, 'sigma'); END;
-    """))
-    store = await SqliteStore.open(db_path, migrations=[*bundled_migrations(), extra])
-    assert store.schema_version == extra.version
-    assert await store.load_table(CHANNEL) == table()
+    """,
+    "postgres": """
+        CREATE TABLE ratings (guild_id BIGINT NOT NULL, user_id BIGINT NOT NULL,
+                              mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL,
+                              PRIMARY KEY (guild_id, user_id));
+        CREATE INDEX ratings_rank ON ratings (guild_id, mu DESC);
+        CREATE FUNCTION ratings_positive() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.sigma <= 0 THEN RAISE EXCEPTION 'sigma'; END IF; RETURN NEW; END $$;
+        CREATE TRIGGER ratings_positive BEFORE INSERT ON ratings
+            FOR EACH ROW EXECUTE FUNCTION ratings_positive();
+    """,
+}
+
+
+async def test_next_migration_applies_on_reopen(empty_backend: Backend) -> None:
+    bundled = bundled_migrations(empty_backend.dialect)  # type: ignore[arg-type]
+    store = await empty_backend.open()
+    await store.save_table(table())
     await store.close()
-    assert applied(db_path)[-1][:2] == (extra.version, "ratings")
+    extra = Migration(len(bundled) + 1, "ratings",
+                      textwrap.dedent(LATER_MIGRATION[empty_backend.dialect]))
+    store = await empty_backend.open(migrations=[*bundled, extra])
+    assert store.schema_version == extra.version
+    assert await store.load_tables() == [table()]
+    await store.close()
+    assert (await applied(empty_backend))[-1][:2] == (extra.version, "ratings")
+    with pytest.raises(Exception, match="sigma"):
+        await empty_backend.raw("INSERT INTO ratings VALUES (1, 1, 25.0, -1.0)")
     with pytest.raises(StoreError, match="newer than this bot"):
-        await SqliteStore.open(db_path)
+        await empty_backend.open()
 
 
-async def test_failed_migration_leaves_nothing_behind(db_path: Path) -> None:
-    broken = Migration(len(bundled_migrations()) + 1, "broken",
+async def test_failed_migration_leaves_nothing_behind(empty_backend: Backend) -> None:
+    bundled = bundled_migrations(empty_backend.dialect)  # type: ignore[arg-type]
+    broken = Migration(len(bundled) + 1, "broken",
                        "CREATE TABLE half (x INTEGER);\nCREATE TABLE oops (;\n")
     with pytest.raises(StoreError, match="migrations"):
-        await SqliteStore.open(db_path, migrations=[*bundled_migrations(), broken])
-    with sqlite3.connect(db_path) as conn:
-        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        await empty_backend.open(migrations=[*bundled, broken])
+    names = await empty_backend.table_names()
     assert "half" not in names and "matches" in names
-    assert [v for v, _, _ in applied(db_path)] == [m.version for m in bundled_migrations()]
+    assert [v for v, _, _ in await applied(empty_backend)] == [m.version for m in bundled]
 
 
 @pytest.mark.parametrize("change, message", [
     ("INSERT INTO schema_version VALUES (999, 'future', 0)", "schema version 999, newer"),
     ("UPDATE schema_version SET name = 'other' WHERE version = 1", "expects 'initial'"),
 ], ids=["newer", "renamed"])
-async def test_foreign_schema_is_refused(db_path: Path, change: str, message: str) -> None:
-    store = await SqliteStore.open(db_path)
-    await store.close()
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(change)
+async def test_foreign_schema_is_refused(empty_backend: Backend, change: str,
+                                         message: str) -> None:
+    await (await empty_backend.open()).close()
+    await empty_backend.raw(change)
     with pytest.raises(StoreError, match=message):
-        await SqliteStore.open(db_path)
+        await empty_backend.open()
+
+
+async def test_another_programs_database_is_refused(empty_backend: Backend) -> None:
+    if empty_backend.dialect == "sqlite":
+        Path(empty_backend.target).parent.mkdir(parents=True)
+    await empty_backend.raw("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total INTEGER)")
+    with pytest.raises(StoreError, match=r"not a Shengji database: it holds other tables "
+                                         r"\(invoices\)"):
+        await empty_backend.open()
+    assert await empty_backend.table_names() == {"invoices"}  # and nothing was added to it
+
+
+def test_bundled_sqlite_migrations_split_into_whole_statements() -> None:
+    statements = split_statements(bundled_migrations("sqlite")[0])
+    trigger = next(s for s in statements if "CREATE TRIGGER actions_no_gap" in s)
+    assert trigger.endswith("END;")
+
+
+async def test_open_store_picks_the_backend_by_its_setting(
+        tmp_path: Path, postgres_server: PostgresServer) -> None:
+    url = await postgres_server.new_database(empty=True)
+    for target, kind in ((str(tmp_path / "a.sqlite3"), SqliteStore), (url, PostgresStore),
+                         (url.replace("postgresql://", "postgres://"), PostgresStore)):
+        store = await open_store(target)
+        try:
+            assert isinstance(store, kind) and await store.load_tables() == []
+        finally:
+            await store.close()
+
+
+async def test_a_postgres_server_that_is_not_there_is_a_clear_error(tmp_path: Path) -> None:
+    url = f"postgresql://shengji:secret@/shengji?host={tmp_path}"
+    with pytest.raises(StoreError, match="cannot connect to the PostgreSQL database") as info:
+        await open_store(url)
+    assert "secret" not in str(info.value)
+
+
+# -- the SQLite file: WAL, and refused when it is not a Shengji database -------------------
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "shengji.sqlite3"
+
+
+async def test_sqlite_uses_wal_and_foreign_keys(db_path: Path) -> None:
+    store = await SqliteStore.open(db_path)
+    try:
+        with sqlite3.connect(db_path) as conn:
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master "
+                                                 "WHERE type='table'")}
+        assert {"schema_version", "players", "guild_settings", "tables", "matches",
+                "match_players", "actions", "hands"} <= tables
+    finally:
+        await store.close()
 
 
 async def test_not_a_database_is_refused(tmp_path: Path) -> None:
@@ -488,36 +576,38 @@ async def test_not_a_database_is_refused(tmp_path: Path) -> None:
         await SqliteStore.open(path)
 
 
-async def test_open_store_picks_sqlite_for_a_path(db_path: Path) -> None:
-    store = await open_store(str(db_path))
-    try:
-        assert await store.load_tables() == []
-    finally:
-        await store.close()
-    with pytest.raises(StoreError, match="PostgreSQL"):
-        await open_store("postgresql://localhost/shengji")
+async def test_an_empty_file_is_refused_not_taken_as_a_new_database(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    db_path.touch()
+    with pytest.raises(StoreError, match=r"is empty \(0 bytes\).*Restore it from a backup"):
+        await SqliteStore.open(db_path)
+    assert db_path.stat().st_size == 0  # left as found
 
 
-def test_bundled_migrations_are_numbered_and_split() -> None:
-    migrations = bundled_migrations()
-    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
-    statements = migrations[0].statements()
-    trigger = next(s for s in statements if "CREATE TRIGGER actions_no_gap" in s)
-    assert trigger.endswith("END;")
+async def test_damaged_pages_are_found_at_start(db_path: Path) -> None:
+    store = await SqliteStore.open(db_path)
+    match_id = await store.create_match(GUILD, CHANNEL, 9, RULES, seats())
+    for seq in range(300):
+        await store.append_action(match_id, seq, {"type": "Play", "note": "x" * 200})
+    await store.close()
+    damage_pages(db_path)
+    with pytest.raises(StoreError, match=r"is damaged \(.*restore it from a backup"):
+        await SqliteStore.open(db_path)
 
 
-# -- nothing else depends on SQLite --------------------------------------------------------
+# -- nothing else depends on a database driver ---------------------------------------------
 
 
-def test_only_the_store_imports_sqlite() -> None:
+def test_only_the_backends_import_their_drivers() -> None:
+    allowed = {"sqlite3": ROOT / "bot" / "store" / "sqlite.py",
+               "aiosqlite": ROOT / "bot" / "store" / "sqlite.py",
+               "asyncpg": ROOT / "bot" / "store" / "postgres.py"}
     bad = []
     for package in ("bot", "cogs", "images", "engine"):
         for path in sorted((ROOT / package).rglob("*.py")):
-            if path == ROOT / "bot" / "store.py":
-                continue
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                     [node.module or ""] if isinstance(node, ast.ImportFrom) else []
                 bad += [f"{path.relative_to(ROOT)} imports {n}" for n in names
-                        if n.split(".")[0] in ("sqlite3", "aiosqlite")]
+                        if n.split(".")[0] in allowed and allowed[n.split(".")[0]] != path]
     assert not bad, "\n".join(bad)

@@ -1,4 +1,5 @@
-"""TableService with a real SQLite store: timers, locks, refusals, whole matches."""
+"""TableService with a real store (SQLite and PostgreSQL): timers, locks, refusals, whole
+matches."""
 
 from __future__ import annotations
 
@@ -6,18 +7,18 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from bot.errors import BotError
-from bot.store import HandRecord, SqliteStore, StoreError
+from bot.store import HandRecord, Store, StoreError
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
 from engine.actions import Event, action_to_dict
 from engine.game import HandOver, Playing
 from engine.legal import legal_plays
 from engine.simulate import random_action
+from tests.bot.backends import Backend
 from tests.bot.deciders import RandomDeciders
 
 FAST = TableSettings(turn_timer=30.0, deal_pause=0.0, last_chance=0.0, hand_pause=0.0,
@@ -38,12 +39,12 @@ class Recorder:
         self.private += [(seat, e) for e in events]
 
 
-_OPEN: list[TableService | SqliteStore] = []
+_OPEN: list[TableService | Store] = []
 
 
-async def _service(tmp_path: Path, store: SqliteStore | None = None
-                   ) -> tuple[TableService, Recorder, SqliteStore]:
-    store = store or await SqliteStore.open(tmp_path / "t.sqlite3")
+async def _service(backend: Backend, store: Store | None = None
+                   ) -> tuple[TableService, Recorder, Store]:
+    store = store or await backend.open()
     recorder = Recorder()
     service = TableService(store, recorder, RandomDeciders(), default_settings=FAST, seed=7)
     _OPEN.extend([service, store])
@@ -75,9 +76,9 @@ async def _table_waiting_for(service: TableService, user: int, settings: TableSe
     return table
 
 
-async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(tmp_path: Path
+async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(backend: Backend
                                                                              ) -> None:
-    service, recorder, _ = await _service(tmp_path)
+    service, recorder, _ = await _service(backend)
     settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
                              hand_pause=0.0, ai_pause=0.0)
     table = await _table_waiting_for(service, 100, settings)
@@ -93,8 +94,8 @@ async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(tmp
     assert not table.seats[0].away
 
 
-async def test_two_clicks_at_once_apply_one_action(tmp_path: Path) -> None:
-    service, _, store = await _service(tmp_path)
+async def test_two_clicks_at_once_apply_one_action(backend: Backend) -> None:
+    service, _, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic", options={})
     await service.start(1, 100)
@@ -113,8 +114,8 @@ async def test_two_clicks_at_once_apply_one_action(tmp_path: Path) -> None:
     assert len(mine) == 1  # one click applied, the other refused
 
 
-async def test_a_refused_action_stores_nothing(tmp_path: Path) -> None:
-    service, _, store = await _service(tmp_path)
+async def test_a_refused_action_stores_nothing(backend: Backend) -> None:
+    service, _, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic", options={})
     await service.start(1, 100)
@@ -131,18 +132,26 @@ async def test_a_refused_action_stores_nothing(tmp_path: Path) -> None:
     assert info.value.key == "not_seated"
 
 
-class FailingStore(SqliteStore):
+class FailingStore:
+    """The real store, whose appends fail while ``fail`` is set (a full disk, a lost server)."""
+
     fail = False
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
 
     async def append_action(self, match_id: int, seq: int, action: dict) -> None:  # type: ignore[type-arg]
         if self.fail:
             raise StoreError("disk full")
-        await super().append_action(match_id, seq, action)
+        await self._store.append_action(match_id, seq, action)
 
 
-async def test_an_action_that_cannot_be_stored_changes_nothing(tmp_path: Path) -> None:
-    store = await FailingStore.open(tmp_path / "f.sqlite3")
-    service, _, _ = await _service(tmp_path, store)
+async def test_an_action_that_cannot_be_stored_changes_nothing(backend: Backend) -> None:
+    store = FailingStore(await backend.open())
+    service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic", options={})
     await service.start(1, 100)
@@ -156,15 +165,26 @@ async def test_an_action_that_cannot_be_stored_changes_nothing(tmp_path: Path) -
     store.fail = False
 
 
-async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(tmp_path: Path
+async def _stored_as_finished(store: Store, match_id: int | None) -> None:
+    """The table says finished first, then the store is told: wait for the store."""
+    assert match_id is not None
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 30
+    while (match := await store.load_match(match_id)) is None or match.status != "finished":
+        assert loop.time() < end, "the match was not stored as finished"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend: Backend
                                                                         ) -> None:
-    service, recorder, store = await _service(tmp_path)
+    service, recorder, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic",
                                  options={"level_ranks": "Q,K,A", "finish": "reach_ace"})
     await service.start(1, 100)
     await service.leave(1, 100)  # a computer takes over the seat
     await _wait(lambda: table.status == "finished", timeout=60)
+    await _stored_as_finished(store, table.match_id)
     match = await store.load_match(table.match_id)
     assert match is not None and match.status == "finished"
     hands = await store.match_hands(table.match_id)
@@ -172,8 +192,8 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(tmp_path
     assert any(e.kind == "match_over" for e in recorder.public)
 
 
-async def test_restore_rebuilds_a_game_from_its_log(tmp_path: Path) -> None:
-    service, _, store = await _service(tmp_path)
+async def test_restore_rebuilds_a_game_from_its_log(backend: Backend) -> None:
+    service, _, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="changzhu", options={})
     await service.start(1, 100)
@@ -181,23 +201,29 @@ async def test_restore_rebuilds_a_game_from_its_log(tmp_path: Path) -> None:
                 or table.actor() == 0)
     await service.close()
     fingerprint = table.game.fingerprint()
-    again, _, _ = await _service(tmp_path, store)
+    again, _, _ = await _service(backend, store)
     restored = await again.restore()
     assert [r.table.channel_id for r in restored] == [1]
     assert restored[0].table.game.fingerprint() == fingerprint
 
 
-class HandsFailingStore(SqliteStore):
-    """A store that takes every action but cannot record a hand's result."""
+class HandsFailingStore:
+    """The real store, which takes every action but cannot record a hand's result."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
 
     async def record_hand(self, hand: HandRecord) -> None:
         raise StoreError("disk full")
 
 
-async def test_a_stored_play_is_done_even_when_its_hand_cannot_be_recorded(tmp_path: Path
+async def test_a_stored_play_is_done_even_when_its_hand_cannot_be_recorded(backend: Backend
                                                                             ) -> None:
-    store = await HandsFailingStore.open(tmp_path / "h.sqlite3")
-    service, _, _ = await _service(tmp_path, store)
+    store = HandsFailingStore(await backend.open())
+    service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic", options={})
     await service.start(1, 100)
@@ -211,8 +237,8 @@ async def test_a_stored_play_is_done_even_when_its_hand_cannot_be_recorded(tmp_p
     assert await store.match_hands(table.match_id) == []
     await service.close()
     # a restart replays the log and records the hand it had missed
-    working = await SqliteStore.open(tmp_path / "h.sqlite3")
-    again, _, _ = await _service(tmp_path, working)
+    working = await backend.open()
+    again, _, _ = await _service(backend, working)
     await again.restore()
     assert len(await working.match_hands(table.match_id)) == 1
 
@@ -234,8 +260,8 @@ class Thinking(RandomDeciders):
 
 
 async def test_the_table_answers_while_a_computer_thinks_and_a_late_decision_is_dropped(
-        tmp_path: Path) -> None:
-    store = await SqliteStore.open(tmp_path / "t.sqlite3")
+        backend: Backend) -> None:
+    store = await backend.open()
     thinking = Thinking(slow_seat=0)
     service = TableService(store, Recorder(), thinking, default_settings=FAST, seed=7)
     _OPEN.extend([service, store])

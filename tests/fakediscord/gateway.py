@@ -38,10 +38,11 @@ ALL_INTENTS = (1 << 26) - 1
 class GatewaySession:
     """A logical session: survives reconnects when the bot RESUMEs it."""
 
-    def __init__(self, fake: FakeDiscord, intents: int) -> None:
+    def __init__(self, fake: FakeDiscord, intents: int, shard: tuple[int, int] | None = None) -> None:
         self.fake = fake
         self.session_id = secrets.token_hex(16)
         self.intents = intents
+        self.shard = shard  # (shard_id, shard_count) from IDENTIFY; None: not sharded
         self.seq = 0
         self.history: deque[dict[str, Any]] = deque(maxlen=2000)
         self.ws: web.WebSocketResponse | None = None
@@ -53,6 +54,14 @@ class GatewaySession:
 
     def has(self, intent: int) -> bool:
         return bool(self.intents & intent)
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Discord's routing: a guild's events go to shard ``(guild_id >> 22) % shard_count``,
+        DMs to shard 0."""
+        if self.shard is None:
+            return True
+        shard_id, shard_count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % shard_count) == shard_id
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Sends a DISPATCH; kept for replay if the bot is away and later RESUMEs."""
@@ -150,12 +159,19 @@ async def _identify(fake: FakeDiscord, ws: web.WebSocketResponse, data: Any) -> 
     if intents & privileged & ~allowed:
         await ws.close(code=4014, message=b"Disallowed intent(s).")
         return None
+    shard = data.get("shard")
+    if shard is not None and not (
+        isinstance(shard, list) and len(shard) == 2 and all(type(n) is int for n in shard)
+        and 0 <= shard[0] < shard[1]
+    ):
+        await ws.close(code=4010, message=b"Invalid shard.")
+        return None
     fake.identify_payloads.append(data)
-    session = GatewaySession(fake, intents)
+    session = GatewaySession(fake, intents, None if shard is None else (shard[0], shard[1]))
     session.ws = ws
     fake._sessions[session.session_id] = session
     fake.session = session
-    guilds = list(fake.guilds.values())
+    guilds = [g for g in fake.guilds.values() if session.serves(g.id)]
     await session.dispatch("READY", {
         "v": 10,
         "user": {**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
@@ -172,11 +188,12 @@ async def _identify(fake: FakeDiscord, ws: web.WebSocketResponse, data: Any) -> 
         "user_settings": {},
         "auth": {},
         "_trace": ["fakediscord"],
+        **({} if shard is None else {"shard": [shard[0], shard[1]]}),
     })
     for guild in guilds:
         await session.dispatch("GUILD_CREATE", fake.guild_create_payload(guild, session))
     fake._gateway_ready.set()
-    log.info("bot identified (intents=%s); session %s", intents, session.session_id)
+    log.info("bot identified (intents=%s, shard=%s); session %s", intents, shard, session.session_id)
     return session
 
 

@@ -217,8 +217,14 @@ class FakeDiscord:
 
     # --- world building --------------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Guild", *, locale: str = "en-US", owner: FakeUser | None = None) -> FakeGuild:
+    def add_guild(
+        self, name: str = "Test Guild", *, locale: str = "en-US", owner: FakeUser | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> FakeGuild:
+        """A guild; ``shard=(shard_id, shard_count)`` picks an id that Discord routes to that shard."""
         guild_id = self.snowflake()
+        while shard is not None and (guild_id >> 22) % shard[1] != shard[0]:
+            guild_id = self.snowflake()
         owner_id = owner.id if owner else self.snowflake()  # by default nobody present owns the guild
         guild = FakeGuild(guild_id, name, owner_id, locale)
         guild.roles[guild_id] = FakeRole(guild_id, guild_id, "@everyone", EVERYONE_PERMISSIONS, 0)
@@ -231,7 +237,8 @@ class FakeDiscord:
         self.guilds[guild_id] = guild
         if owner is not None:
             self.add_member(guild, owner)
-        self._dispatch_soon("GUILD_CREATE", lambda session: self.guild_create_payload(guild, session))
+        self._dispatch_soon("GUILD_CREATE", lambda session: self.guild_create_payload(guild, session),
+                            guild_id=guild.id)
         return guild
 
     def add_channel(
@@ -242,7 +249,7 @@ class FakeDiscord:
                               topic=topic, bot_can_send=bot_can_send)
         self.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
-        self._dispatch_soon("CHANNEL_CREATE", lambda session: self.channel_payload(channel))
+        self._dispatch_soon("CHANNEL_CREATE", lambda session: self.channel_payload(channel), guild_id=guild.id)
         return channel
 
     def add_role(self, guild: FakeGuild, name: str, permissions: int = 0) -> FakeRole:
@@ -288,7 +295,7 @@ class FakeDiscord:
         self._dispatch_soon(
             "GUILD_MEMBER_ADD",
             lambda session: {**self.member_payload(guild, user.id), "guild_id": str(guild.id)},
-            intent=INTENT_GUILD_MEMBERS,
+            intent=INTENT_GUILD_MEMBERS, guild_id=guild.id,
         )
         return member
 
@@ -307,9 +314,12 @@ class FakeDiscord:
         self.attachments[attachment.id] = (channel.id, attachment)
         return attachment
 
-    def _dispatch_soon(self, event: str, build: Callable[[GatewaySession], dict[str, Any]], intent: int = 0) -> None:
+    def _dispatch_soon(
+        self, event: str, build: Callable[[GatewaySession], dict[str, Any]], intent: int = 0,
+        guild_id: int | None = None,
+    ) -> None:
         """Tells a connected bot about a change made after it connected."""
-        session = self.session
+        session = self.session_for(guild_id)
         if session is None or not session.connected or (intent and not session.has(intent)):
             return
         task = asyncio.get_running_loop().create_task(session.dispatch(event, build(session)))
@@ -485,7 +495,7 @@ class FakeDiscord:
 
     async def gateway_message_event(self, event: str, msg: Message) -> None:
         """MESSAGE_CREATE/UPDATE/DELETE for non-ephemeral messages, if the bot's intents ask for them."""
-        session = self.session
+        session = self.session_for(msg.guild_id)
         if session is None or msg.ephemeral:
             return
         intent = INTENT_DIRECT_MESSAGES if msg.guild_id is None else INTENT_GUILD_MESSAGES
@@ -652,11 +662,28 @@ class FakeDiscord:
             payload["message"] = self.message_payload(message)
         return payload
 
-    def _identified_session(self) -> GatewaySession:
-        """The bot's session, possibly between a disconnect and its RESUME (events are replayed)."""
-        if self.session is None:
-            raise RuntimeError("the bot has not identified with the fake gateway")
-        return self.session
+    def _identified_session(self, guild_id: int | None = None) -> GatewaySession:
+        """The bot's session (of the shard serving ``guild_id``), possibly between a disconnect
+        and its RESUME (events are replayed)."""
+        session = self.session_for(guild_id)
+        if session is None:
+            raise RuntimeError("the bot has not identified with the fake gateway"
+                               + ("" if guild_id is None else f" for the shard of guild {guild_id}"))
+        return session
+
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The session Discord would send a guild's events to: the one session when the bot is
+        not sharded, else the newest session of the guild's shard (DMs: shard 0)."""
+        if self.session is None or self.session.shard is None:
+            return self.session
+        for session in reversed(list(self._sessions.values())):
+            if session.serves(guild_id):
+                return session
+        return None
+
+    def shard_sessions(self) -> dict[int, GatewaySession]:
+        """The newest session of each shard that has identified."""
+        return {s.shard[0]: s for s in self._sessions.values() if s.shard is not None}
 
     async def _dispatch_interaction(
         self,
@@ -670,7 +697,7 @@ class FakeDiscord:
         message: Message | None = None,
         focused_type: int | None = None,
     ) -> FakeInteraction:
-        session = self._identified_session()
+        session = self._identified_session(guild.id)
         await self._flush_events()
         interaction_id = self.snowflake()
         token = f"aW50ZXJhY3Rpb246{secrets.token_urlsafe(48)}"
@@ -892,7 +919,7 @@ class FakeDiscord:
         channel_obj = self.channels[_id(channel)]
         msg = Message(self.snowflake(), channel_obj.id, channel_obj.guild_id, user_obj.id, iso_now(), content)
         self.store_message(msg)
-        session = self._identified_session()
+        session = self._identified_session(channel_obj.guild_id)
         await self._flush_events()
         intent = INTENT_DIRECT_MESSAGES if channel_obj.is_dm else INTENT_GUILD_MESSAGES
         if session.has(intent):

@@ -1,0 +1,282 @@
+"""The store's records (plain data, checked when built), its interface and its one error.
+
+Records hold JSON-able dicts for rules, options and actions, never discord or engine objects,
+so that every backend (``bot/store/sqlite.py``, ``bot/store/postgres.py``) stores the same
+values and the rest of the bot depends on :class:`Store` alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+SeatKind = Literal["human", "ai"]
+TableStatus = Literal["lobby", "playing", "finished"]
+MatchStatus = Literal["playing", "finished", "abandoned"]
+
+_SEAT_KINDS = ("human", "ai")
+_TABLE_STATUSES = ("lobby", "playing", "finished")
+_MATCH_STATUSES = ("playing", "finished", "abandoned")
+INT64 = (-(2**63), 2**63 - 1)
+
+
+class StoreError(Exception):
+    """Something the store could not do, said in words (no card or hand content)."""
+
+
+# -- records -------------------------------------------------------------------------------
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        raise StoreError(message)
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_id(value: Any, name: str, *, optional: bool = False) -> None:
+    if optional and value is None:
+        return
+    check(is_int(value) and INT64[0] <= value <= INT64[1],
+           f"{name} must be a 64-bit integer")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who sits in a seat: a Discord user (``user_id``) or a computer player (``ai_level``)."""
+
+    kind: SeatKind
+    user_id: int | None
+    name: str
+    ai_level: str | None = None
+
+    def __post_init__(self) -> None:
+        check(self.kind in _SEAT_KINDS, f"seat kind must be one of {_SEAT_KINDS}")
+        if self.kind == "human":
+            check_id(self.user_id, "a human seat's user_id")
+        else:
+            check(self.user_id is None, "a computer seat has no user_id")
+        check(isinstance(self.name, str), "a seat's name must be text")
+        check(self.ai_level is None or isinstance(self.ai_level, str),
+               "a seat's ai_level must be text or None")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
+                "ai_level": self.ai_level}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> SeatRecord:
+        check(isinstance(data, dict), "a seat must be an object")
+        return cls(kind=data["kind"], user_id=data.get("user_id"), name=data["name"],
+                   ai_level=data.get("ai_level"))
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """A table in one channel: its lobby, options and (while playing) its match."""
+
+    channel_id: int
+    guild_id: int
+    host_id: int
+    message_id: int | None
+    preset: str
+    options: dict[str, Any]  # rule options over the preset (Ruleset.to_dict keys)
+    settings: dict[str, Any]  # table settings (turn timer, ranked, ...)
+    seats: list[SeatRecord | None]  # one per seat; None: empty
+    match_id: int | None
+    status: TableStatus
+    locale: str
+
+    def __post_init__(self) -> None:
+        for name in ("channel_id", "guild_id", "host_id"):
+            check_id(getattr(self, name), name)
+        check_id(self.message_id, "message_id", optional=True)
+        check_id(self.match_id, "match_id", optional=True)
+        check(isinstance(self.preset, str), "preset must be text")
+        check(isinstance(self.options, dict), "options must be an object")
+        check(isinstance(self.settings, dict), "settings must be an object")
+        check(isinstance(self.seats, (list, tuple)), "seats must be a list")
+        check(all(s is None or isinstance(s, SeatRecord) for s in self.seats),
+               "each seat must be a SeatRecord or None")
+        object.__setattr__(self, "seats", list(self.seats))
+        check(self.status in _TABLE_STATUSES, f"table status must be one of {_TABLE_STATUSES}")
+        check(isinstance(self.locale, str), "locale must be text")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match: what ``engine.record.GameRecord`` needs (seed, rules) plus who played it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    seed: int
+    rules: dict[str, Any]  # Ruleset.to_dict()
+    seats: list[SeatRecord]
+    status: MatchStatus
+    winner_team: int | None
+    started_at: datetime
+    finished_at: datetime | None
+    hands_played: int
+    ranked: bool = False
+
+    def __post_init__(self) -> None:
+        check(all(isinstance(s, SeatRecord) for s in self.seats),
+               "each seat of a match must be a SeatRecord")
+        object.__setattr__(self, "seats", list(self.seats))
+        check(self.status in _MATCH_STATUSES, f"match status must be one of {_MATCH_STATUSES}")
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One scored hand. Teams are numbered as the engine does (``Game.team_of``); levels are
+    per team (index = team) as rank labels, so per-player levels follow from the seats."""
+
+    match_id: int
+    hand_no: int  # 0-based, Game.hand_number
+    dealer: int  # seat
+    level: str  # the rank played, e.g. "2"
+    trump: str | None  # trump suit label; None: no trump
+    defenders_team: int  # the dealer's team (庄家)
+    attacker_points: int  # final total, kitty included
+    kitty_multiplier: int  # 0: the attackers did not capture the kitty
+    last_trick_team: int
+    winner_team: int | None  # the team that went up; None: nobody
+    levels_gained: int  # how far winner_team went up (0 if nobody)
+    levels_before: list[str]
+    levels_after: list[str]
+    result: dict[str, Any]  # the engine's HandResult as a dict the caller builds
+    last_trick_seat: int | None = None  # who won the last trick (kitties captured per player)
+
+    def __post_init__(self) -> None:
+        for name in ("match_id", "hand_no", "dealer", "defenders_team", "attacker_points",
+                     "kitty_multiplier", "last_trick_team", "levels_gained"):
+            check(is_int(getattr(self, name)), f"hand {name} must be an integer")
+        for name in ("winner_team", "last_trick_seat"):
+            value = getattr(self, name)
+            check(value is None or is_int(value), f"hand {name} must be an integer or None")
+        check(isinstance(self.level, str), "hand level must be text")
+        check(self.trump is None or isinstance(self.trump, str), "hand trump must be text")
+        for name in ("levels_before", "levels_after"):
+            value = getattr(self, name)
+            check(isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value),
+                   f"hand {name} must be a list of rank labels")
+            object.__setattr__(self, name, list(value))
+        check(isinstance(self.result, dict), "hand result must be an object")
+
+
+LeaderboardOrder = Literal["rating", "wins", "levels"]
+LEADERBOARD_ORDERS: tuple[LeaderboardOrder, ...] = ("rating", "wins", "levels")
+
+
+@dataclass(frozen=True, slots=True)
+class HandStats:
+    """What one hand adds to one user's totals (see migration 002 for the meanings)."""
+
+    user_id: int
+    defending: bool  # on the dealer's team
+    won: bool  # the user's team went up
+    levels_gained: int
+    kitty_captured: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """An openskill rating (mu, sigma) and how many ranked hands made it."""
+
+    user_id: int
+    mu: float
+    sigma: float
+    hands: int = 0
+
+    @property
+    def score(self) -> float:
+        """The conservative estimate mu - 3 sigma: what leaderboards sort by."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """Everything one user did in one server: all matches, and the ranked part."""
+
+    user_id: int
+    name: str
+    played: int  # finished matches, ranked and casual
+    won: int
+    abandoned: int
+    ranked_played: int
+    ranked_won: int
+    hands_defending: int
+    won_defending: int
+    hands_attacking: int
+    won_attacking: int
+    levels_gained: int
+    kitties_captured: int
+    rating: Rating | None  # None: no ranked hand yet
+    position: int | None  # place on the server's rating leaderboard
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One line of a ranked leaderboard (ranked matches and hands only)."""
+
+    position: int  # 1-based
+    user_id: int
+    name: str
+    rating: Rating | None
+    played: int
+    won: int
+    levels_gained: int
+
+
+# -- the interface -------------------------------------------------------------------------
+
+
+class Store(Protocol):
+    """What the bot may ask of storage. Every method is one transaction."""
+
+    async def close(self) -> None: ...
+
+    # sharded processes: serve (restore, count) only the servers of these shards
+    async def claim_shards(self, shard_count: int, shard_ids: Sequence[int]) -> None: ...
+
+    # tables
+    async def save_table(self, table: TableRecord) -> None: ...
+    async def load_tables(self) -> list[TableRecord]: ...
+
+    # matches
+    async def create_match(self, guild_id: int, channel_id: int, seed: int,
+                           rules: dict[str, Any], seats: Sequence[SeatRecord], *,
+                           ranked: bool = False) -> int: ...
+    async def append_action(self, match_id: int, seq: int, action: dict[str, Any]) -> None: ...
+    async def load_actions(self, match_id: int) -> list[dict[str, Any]]: ...
+    async def record_hand(self, hand: HandRecord) -> None: ...
+    async def finish_match(self, match_id: int, status: MatchStatus,
+                           winner_team: int | None) -> None: ...
+    async def load_match(self, match_id: int) -> MatchRecord | None: ...
+    async def match_hands(self, match_id: int) -> list[HandRecord]: ...
+
+    # per guild
+    async def upsert_player(self, guild_id: int, user_id: int, name: str) -> None: ...
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
+
+    # queries (history, leaderboards)
+    async def match_history(self, guild_id: int, *, user_id: int | None = None,
+                            limit: int = 20, before_id: int | None = None
+                            ) -> list[MatchRecord]: ...
+
+    # stats and ratings (bot/stats.py)
+    async def stats_progress(self, match_id: int) -> int: ...
+    async def pending_stats(self) -> list[int]: ...
+    async def load_ratings(self, guild_id: int, user_ids: Sequence[int]
+                           ) -> dict[int, Rating]: ...
+    async def count_hand(self, match_id: int, hand_no: int, stats: Sequence[HandStats],
+                         ratings: Sequence[Rating]) -> None: ...
+    async def leaderboard(self, guild_id: int, order: LeaderboardOrder, *, offset: int = 0,
+                          limit: int = 10) -> tuple[list[LeaderboardRow], int]: ...
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None: ...
