@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from bot.stats.queries import HistoryEntry, LeaderboardPage
 from bot.stats.settings import ServerSettings
 from bot.store import PlayerStats
-from bot.table_data import Table, TableSettings
+from bot.table_data import Seat, Table, TableSettings
 from engine.cards import Card
 from engine.views import SeatView
 
@@ -41,7 +41,17 @@ class TableDesk(Protocol):
 
     async def remove_ai(self, channel_id: int, user_id: int, seat: int) -> None: ...
 
-    async def start(self, channel_id: int, user_id: int) -> Table: ...
+    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False
+                    ) -> Table: ...
+
+    async def remove(self, channel_id: int, user_id: int, seat: int, *,
+                     can_manage: bool = False) -> Seat: ...
+
+    async def play_again(self, channel_id: int, user_id: int, *, can_manage: bool = False
+                         ) -> Table: ...
+
+    async def let_in(self, channel_id: int, user_id: int, seat: int, newcomer_id: int,
+                     name: str, *, can_manage: bool = False) -> None: ...
 
     async def end(self, channel_id: int, user_id: int, *, can_manage: bool) -> None: ...
 
@@ -76,6 +86,11 @@ class HandPanels(Protocol):
     def keep(self, channel_id: int, user_id: int, redraw: Callable[[], Awaitable[bool]]
              ) -> None:
         """Redraw ``user_id``'s panel with the table; ``redraw`` says if it lives on."""
+        ...
+
+    def is_current(self, channel_id: int, user_id: int,
+                   redraw: Callable[[], Awaitable[bool]]) -> bool:
+        """``redraw`` is still the way to draw the user's panel (not replaced since)."""
         ...
 
 

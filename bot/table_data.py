@@ -92,6 +92,9 @@ class Table:
     status: TableStatus = "lobby"
     match_id: int | None = None
     game: Game | None = None  # replaced, never changed, by each accepted action
+    # when the person to act runs out of time (Unix time; None: nobody's timer runs).
+    # Set by the service when a wait begins; not stored (a restart starts a new wait).
+    turn_ends: float | None = None
 
     @property
     def rules(self) -> Ruleset:

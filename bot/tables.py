@@ -155,6 +155,7 @@ class TableService:
             self._keep(table)
             restored.append(Restored(table, recent))
             if table.status == "playing":
+                self._wait_begins(table, self._running[table.channel_id])
                 self._start_clock(table)
         return restored
 
@@ -254,6 +255,9 @@ class TableService:
             mine = [i for i, s in enumerate(started) if s.kind == "human"
                     and s.user_id == user_id and i < len(table.seats)]
             if not mine:
+                computers = [i for i, s in enumerate(table.seats) if s is not None and s.is_ai]
+                if computers:  # the host may let them in (bot/ui/buttons.py LetInButton)
+                    raise BotError("ask_host", seat=computers[0])
                 raise BotError("already_started")
             seat = mine[0]
             occupant = table.seats[seat]
@@ -279,7 +283,7 @@ class TableService:
                 return False
             occupant.away = False
             if table.actor() == seat:
-                run.since = time.monotonic()  # their full turn timer starts now
+                self._wait_begins(table, run)  # their full turn timer starts now
             run.outbox.put([event("back", seat=seat)])
             run.wakeup.set()
         await run.outbox.flush()
@@ -334,12 +338,84 @@ class TableService:
             run.outbox.put([])
         await run.outbox.flush()
 
-    async def start(self, channel_id: int, user_id: int) -> Table:
-        """Start the match; empty seats get computer players."""
+    async def remove(self, channel_id: int, user_id: int, seat: int, *,
+                     can_manage: bool = False) -> Seat:
+        """Before the start, the host frees a seat (a person's or a computer's); the
+        host's own seat is left with ``leave``. Returns who sat there."""
         table, run = self._get(channel_id)
         async with run.lock:
             self._in_lobby(table)
-            self._must_be_seated(table, user_id)
+            self._must_be_host(table, user_id, can_manage)
+            self._check_seat(table, seat)
+            occupant = table.seats[seat]
+            if occupant is None:
+                raise BotError("seat_empty", seat=seat)
+            if occupant.user_id == user_id and not occupant.is_ai:
+                raise BotError("remove_yourself")
+            table.seats[seat] = None
+            await self._save(table)
+            run.outbox.put([])
+        await run.outbox.flush()
+        return occupant
+
+    async def play_again(self, channel_id: int, user_id: int, *, can_manage: bool = False
+                         ) -> Table:
+        """After a match: a new table in the channel with the same rules, settings and
+        people (and computers) in the same seats, in the lobby; the host starts it."""
+        old = self.tables.get(channel_id)
+        if old is None or old.status != "finished" or old.match_id is None:
+            raise BotError("no_finished_match")
+        if channel_id in self.damaged:
+            raise BotError("table_damaged", reason=self.damaged[channel_id].reason)
+        match = await self.store.load_match(old.match_id)
+        # the people (and computers) who started the match, in their seats: someone who
+        # left during it is seated again, not the computer that stood in for them
+        started = [Seat.of(s) for s in match.seats] if match is not None else \
+            [s for s in old.seats if s is not None]
+        if user_id != old.host_id and not can_manage and \
+                not any(s.user_id == user_id and not s.is_ai for s in started):
+            raise BotError("not_seated")
+        seats: list[Seat | None] = [*started][:len(old.seats)]
+        table = Table(channel_id, old.guild_id, old.host_id, old.preset, dict(old.options),
+                      old.settings, seats, old.locale, old.message_id)
+        await self._save(table)
+        run = self._keep(table)
+        run.outbox.put([])
+        await run.outbox.flush()
+        return table
+
+    async def let_in(self, channel_id: int, user_id: int, seat: int, newcomer_id: int,
+                     name: str, *, can_manage: bool = False) -> None:
+        """During a match, the host lets ``newcomer_id`` take over seat ``seat`` from
+        the computer that plays it."""
+        table, run = self._get(channel_id)
+        async with run.lock:
+            if table.status != "playing":
+                raise BotError("not_started")
+            self._must_be_host(table, user_id, can_manage)
+            self._check_seat(table, seat)
+            if table.seat_of(newcomer_id) is not None:
+                raise BotError("already_seated_other", seat=table.seat_of(newcomer_id))
+            occupant = table.seats[seat]
+            if occupant is None or not occupant.is_ai:
+                raise BotError("seat_taken", seat=seat)
+            table.seats[seat] = Seat("human", newcomer_id, name)
+            await self._save(table)
+            await self.store.upsert_player(table.guild_id, newcomer_id, name)
+            if table.actor() == seat:
+                self._wait_begins(table, run)
+            run.outbox.put([event("back", seat=seat)])
+            run.wakeup.set()
+        await run.outbox.flush()
+
+    async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False
+                    ) -> Table:
+        """Start the match (the host, or a member with Manage Server); empty seats get
+        computer players."""
+        table, run = self._get(channel_id)
+        async with run.lock:
+            self._in_lobby(table)
+            self._must_be_host(table, user_id, can_manage)
             for i, seat in enumerate(table.seats):
                 if seat is None:
                     table.seats[i] = Seat("ai", None, f"Bot {i + 1}", "easy")
@@ -351,7 +427,7 @@ class TableService:
                 table.guild_id, table.channel_id, seed, rules.to_dict(), seats, ranked=ranked)
             table.game = Game(rules, seed)
             table.status = "playing"
-            run.since = time.monotonic()
+            self._wait_begins(table, run)
             await self._save(table)
             run.outbox.put([])
         await run.outbox.flush()
@@ -460,7 +536,7 @@ class TableService:
             log.exception("could not store an action of match %s", table.match_id)
             raise BotError("storage") from None
         table.game = after  # the action happened: nothing below may say otherwise
-        run.since = time.monotonic()
+        self._wait_begins(table, run)
         run.wakeup.set()
         if cancelled:  # (the service is closing: the next start catches up the rest)
             raise asyncio.CancelledError
@@ -542,12 +618,12 @@ class TableService:
                 await self._tick(table, run)
             except BotError as exc:
                 log.warning("clock of channel %s: %s", table.channel_id, exc.key)
-                run.since = time.monotonic()
+                self._wait_begins(table, run)
             except asyncio.CancelledError:
                 raise
             except Exception:  # one table's fault must not stop the others
                 log.exception("clock of channel %s failed", table.channel_id)
-                run.since = time.monotonic()
+                self._wait_begins(table, run)
 
     async def _tick(self, table: Table, run: _Running) -> None:
         """What the clock does when a wait is over: a step of the game's own (deal, end
@@ -573,6 +649,7 @@ class TableService:
                 seat = self._occupant(table, actor)
                 if not seat.is_ai and not seat.away:
                     seat.away = True  # the turn timed out
+                    table.turn_ends = None
                     run.outbox.put([_away_event(actor)])
                 decision = (game, actor, seat.ai_level or "easy", self._rng.randrange(2**31))
         await run.outbox.flush()
@@ -612,6 +689,16 @@ class TableService:
 
     # -- helpers ------------------------------------------------------------------------------
 
+    def _wait_begins(self, table: Table, run: _Running) -> None:
+        """A new wait starts now; when a person is to act, the table tells (in wall-clock
+        time, for Discord's countdown) when their turn timer runs out."""
+        run.since = time.monotonic()
+        due = self._due(table)
+        actor = table.actor()
+        seat = table.seats[actor] if actor is not None else None
+        person = seat is not None and not seat.is_ai and not seat.away
+        table.turn_ends = time.time() + due if person and due is not None else None
+
     def _keep(self, table: Table) -> _Running:
         """``table`` is now the channel's table (a new one replaces a finished one)."""
         self.tables[table.channel_id] = table
@@ -626,6 +713,11 @@ class TableService:
 
     async def _save(self, table: Table) -> None:
         await self.store.save_table(table.record())
+
+    @staticmethod
+    def _must_be_host(table: Table, user_id: int, can_manage: bool) -> None:
+        if user_id != table.host_id and not can_manage:
+            raise BotError("not_host")
 
     @staticmethod
     def _in_lobby(table: Table) -> None:

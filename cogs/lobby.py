@@ -15,7 +15,7 @@ from bot.stats.settings import parse_option_text
 from bot.table_data import AI_LEVELS
 from bot.text.catalogue import say
 from bot.tree import locale_of, reply
-from bot.ui.buttons import TableButton
+from bot.ui.buttons import LetInButton, TableButton, join_or_ask
 from cogs.group import ShengjiCog, can_manage_server, channel_of, subcommand
 from engine.errors import EngineError
 from engine.rules import PRESETS, ruleset
@@ -25,7 +25,9 @@ LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LE
 
 
 class Lobby(ShengjiCog):
-    controls = (TableButton,)  # the table message's buttons, also on old messages
+    # the table message's buttons, and the host's answer to a seat request, also on old
+    # messages
+    controls = (TableButton, LetInButton)
 
     def __init__(self, services: Services, bot: commands.Bot) -> None:
         super().__init__(bot)
@@ -55,10 +57,14 @@ class Lobby(ShengjiCog):
     @app_commands.describe(seat="Seat number (default: the first free one)")
     async def join(self, interaction: discord.Interaction,
                    seat: app_commands.Range[int, 1, 6] | None = None) -> None:
-        got = await self.services.tables.join(channel_of(interaction), interaction.user.id,
-                                              interaction.user.display_name,
-                                              None if seat is None else seat - 1)
-        await reply(interaction, say(locale_of(interaction), "joined", seat=got + 1))
+        channel = channel_of(interaction)
+        if seat is None:  # (mid-match, a newcomer asks the host for a computer's seat)
+            got = await join_or_ask(self.services, interaction, channel)
+        else:
+            got = await self.services.tables.join(channel, interaction.user.id,
+                                                  interaction.user.display_name, seat - 1)
+        if got is not None:
+            await reply(interaction, say(locale_of(interaction), "joined", seat=got + 1))
 
     @subcommand("leave", "Leave the table (a computer takes over)")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -86,8 +92,19 @@ class Lobby(ShengjiCog):
     @subcommand("start", "Start the match (empty seats get computers)")
     async def start(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.services.tables.start(channel_of(interaction), interaction.user.id)
+        await self.services.tables.start(channel_of(interaction), interaction.user.id,
+                                         can_manage=can_manage_server(interaction))
         await reply(interaction, say(locale_of(interaction), "started"))
+
+    @subcommand("remove", "Free a seat before the start (host or Manage Server)")
+    @app_commands.describe(seat="Seat number")
+    async def remove(self, interaction: discord.Interaction,
+                     seat: app_commands.Range[int, 1, 6]) -> None:
+        gone = await self.services.tables.remove(channel_of(interaction), interaction.user.id,
+                                                 seat - 1,
+                                                 can_manage=can_manage_server(interaction))
+        await reply(interaction, say(locale_of(interaction), "seat_removed", seat=seat,
+                                     name=gone.name))
 
     @subcommand("end", "Close the table (host or Manage Server)")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -11,6 +11,7 @@ ZH: dict[str, str] = {
     "hand": "手牌", "play": "出牌", "declare": "亮主", "bury": "扣底", "swap": "换底",
     "return": "回牌", "preset": "玩法", "options": "选项", "timer": "限时", "seat": "座位",
     "level": "级别", "cards": "牌", "give": "给出", "take": "拿回",
+    "remove": "移除",
     # descriptions
     "Shengji (升级 / Tractor) tables": "升级（拖拉机）牌桌",
     "Open a table in this channel": "在这个频道开一桌",
@@ -21,6 +22,8 @@ ZH: dict[str, str] = {
     "Start the match (empty seats get computers)": "开始比赛（空座位由电脑补上）",
     "Close the table (host or Manage Server)": "关闭牌桌（桌主或管理员）",
     "Show the table": "查看牌桌",
+    "Free a seat before the start (host or Manage Server)": "开始前空出一个座位（桌主或管理员）",
+    "Seat number": "座位号",
     "The options of a preset": "查看玩法的规则选项",
     "Show your hand (only you see it)": "查看手牌（只有你能看到）",
     "Play cards: AS AS KS, ♠A ♠A ♠K, or card numbers": "出牌：AS AS KS、♠A ♠A ♠K 或牌的编号",

@@ -28,6 +28,11 @@ class PanelRegistry:
         """``user_id``'s panel at the table in ``channel_id`` (replacing an older one)."""
         self._panels[(channel_id, user_id)] = redraw
 
+    def is_current(self, channel_id: int, user_id: int, redraw: Redraw) -> bool:
+        """``redraw`` is still the way to draw the user's panel (a redraw that was
+        replaced while it ran must not paint an older state over the newer one)."""
+        return self._panels.get((channel_id, user_id)) is redraw
+
     async def redraw(self, channel_id: int) -> None:
         """Redraw every open panel of the table in ``channel_id``."""
         for (channel, user), redraw in list(self._panels.items()):

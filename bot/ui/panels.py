@@ -3,8 +3,10 @@ and the choices the rules allow right now (declarations, plays, no-swap).
 
 The panel is refreshed in place as cards arrive and turns pass, through the interaction
 that opened it or last used it; Discord allows that for 15 minutes, after which the panel
-says so. Its menus and buttons are dynamic items whose ids carry only the kind and the
-channel, so they keep working after a restart. Everything in it is the owner's own view.
+says so. Its menus and buttons are dynamic items whose ids carry the kind and the
+channel (the card picker also its picking in progress: positions in the owner's hand,
+never card names), so they keep working after a restart. Everything in it is the
+owner's own view.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import io
 import re
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -23,10 +26,12 @@ from bot.guard import GuardedControl
 from bot.services import Services, services_of
 from bot.text.catalogue import say
 from bot.tree import defer_privately, locale_of, mark_stored, reply, report_error
+from bot.ui.cards_input import hand_order
 from bot.ui.render import hand_picture, hand_text
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
-from engine.game import Burying, Dealing, Playing, Swapping
+from engine.game import Burying, Dealing, Game, Playing, Swapping
+from engine.views import SeatView
 from engine.legal import legal_declarations, legal_plays
 
 MAX_OPTIONS = 25
@@ -49,7 +54,8 @@ def declaration_choices(services: Services, channel_id: int, user_id: int
     return legal_declarations(table.game, seat)
 
 
-async def build_panel(services: Services, channel_id: int, user_id: int, locale: str
+async def build_panel(services: Services, channel_id: int, user_id: int, locale: str,
+                      picking: Picking | None = None
                       ) -> tuple[str, discord.File, discord.ui.View]:
     table, seat, view = services.tables.view_for(channel_id, user_id)
     game = table.game
@@ -57,6 +63,7 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
     phase = game.phase
     lines = [hand_text(locale, view)]
     ui = discord.ui.View(timeout=None)
+    kind = pick_kind(game, seat)
     unplayable: Sequence[Card] = ()
     if isinstance(phase, Dealing):
         if phase.pending_return and phase.pending_return[0] == seat:
@@ -69,7 +76,6 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
         lines.append(say(locale, "hint_bury", count=phase.kitty_size))
     elif isinstance(phase, Swapping) and phase.declarer == seat:
         lines.append(say(locale, "hint_swap"))
-        ui.add_item(NoSwapButton(channel_id, say(locale, "btn_no_swap")))
     elif isinstance(phase, Playing) and phase.turn == seat:
         lines.append(say(locale, "your_turn"))
         options = play_choices(services, channel_id, user_id)
@@ -78,6 +84,15 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
         ui.add_item(PanelChoice("play", channel_id, say(locale, "pick_play"), options))
     elif not isinstance(phase, Playing) and phase.name in ("hand_over", "match_over"):
         lines.append(say(locale, "hand_over_panel"))
+    if kind is not None:
+        pool = pick_pool(view, kind)
+        if picking is None or picking.kind != kind or picking.size != len(pool):
+            picking = Picking(kind, len(pool))
+        names = pool_names(view, pool)
+        if kind != "play":
+            lines.append(say(locale, "hint_pick"))
+        lines.append(picked_line(locale, picking, names))
+        add_picker(ui, locale, channel_id, picking, pick_groups(locale, view, kind), names)
     lines += services.notes.take_private(channel_id, user_id)
     picture = await hand_picture(view, unplayable=unplayable, locale=locale)
     file = discord.File(io.BytesIO(picture.png), filename="hand.png",
@@ -96,8 +111,10 @@ async def open_panel(services: Services, interaction: discord.Interaction) -> No
     keep_fresh(services, interaction, channel_id)
 
 
-def keep_fresh(services: Services, interaction: discord.Interaction, channel_id: int) -> None:
-    """Refresh the panel this interaction answered (or was clicked on) as the game goes."""
+def keep_fresh(services: Services, interaction: discord.Interaction, channel_id: int,
+               picking: Picking | None = None) -> None:
+    """Refresh the panel this interaction answered (or was clicked on) as the game goes
+    (a picking in progress stays while the cards to pick from are the same)."""
     user_id = interaction.user.id
     locale = locale_of(interaction)
     opened = time.monotonic()
@@ -107,7 +124,9 @@ def keep_fresh(services: Services, interaction: discord.Interaction, channel_id:
             await interaction.edit_original_response(content=say(locale, "panel_expired"),
                                                      attachments=[], view=None)
             return False
-        content, file, ui = await build_panel(services, channel_id, user_id, locale)
+        content, file, ui = await build_panel(services, channel_id, user_id, locale, picking)
+        if not services.panels.is_current(channel_id, user_id, refresh):
+            return False  # a newer state of the panel is drawn (or being drawn) meanwhile
         await interaction.edit_original_response(content=content, attachments=[file], view=ui)
         return True
 
@@ -185,17 +204,266 @@ class NoSwapButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]
             await report_error(interaction, exc)
 
 
-PANEL_ITEMS = (PanelChoice, NoSwapButton)
+# -- picking cards without typing -------------------------------------------------------------
+#
+# Burying, the changzhu swap, 回牌 and any lead or throw: pick a suit, then its cards (a
+# multi-select), then confirm. The picking in progress lives in the custom ids (a bit mask
+# over the cards to pick from, in the order of the hand picture, and the suit shown), so
+# it survives a restart; the number of cards it was drawn for makes a stale menu refuse.
+
+PICK_KINDS = ("bury", "return", "swap", "play")
 
 
-async def refresh_from(services: Services, interaction: discord.Interaction, channel_id: int
-                       ) -> None:
+def pick_kind(game: Game, seat: int) -> str | None:
+    """What the seat may pick cards for now, if anything."""
+    phase = game.phase
+    if isinstance(phase, Dealing):
+        pending = phase.pending_return
+        return "return" if pending is not None and pending[0] == seat else None
+    if isinstance(phase, Burying):
+        return "bury" if phase.taker == seat else None
+    if isinstance(phase, Swapping):
+        return "swap" if phase.declarer == seat else None
+    if isinstance(phase, Playing):
+        return "play" if phase.turn == seat else None
+    return None
+
+
+def pick_pool(view: SeatView, kind: str) -> list[Card]:
+    """The cards to pick from: the hand as numbered on its picture (for a swap, then the
+    kitty's trumps the declarer may take)."""
+    pool = hand_order(view)
+    return pool + list(view.kitty) if kind == "swap" else pool
+
+
+def pick_groups(locale: str, view: SeatView, kind: str) -> list[tuple[str, list[int]]]:
+    """The pool in groups of at most 25 (a select's limit): trumps (when the seat knows
+    them), each suit, jokers, and for a swap the kitty's trumps."""
+    hand = hand_order(view)
+    order: list[str] = []
+    members: dict[str, list[int]] = {}
+    for i, card in enumerate(hand):
+        if view.ctx is not None and view.ctx.is_trump(card):
+            label = say(locale, "group_trumps")
+        elif card.suit is None:
+            label = say(locale, "group_jokers")
+        else:
+            label = card.suit.symbol
+        if label not in members:
+            order.append(label)
+            members[label] = []
+        members[label].append(i)
+    if kind == "swap" and view.kitty:
+        label = say(locale, "group_trump_kitty")
+        order.append(label)
+        members[label] = list(range(len(hand), len(hand) + len(view.kitty)))
+    groups = []
+    for label in order:
+        part = members[label]
+        chunks = [part[i:i + MAX_OPTIONS] for i in range(0, len(part), MAX_OPTIONS)]
+        for n, chunk in enumerate(chunks):
+            groups.append((label if len(chunks) == 1 else f"{label} {n + 1}", chunk))
+    return groups
+
+
+@dataclass(frozen=True)
+class Picking:
+    """A picking in progress: what for, over how many cards, which are picked (bit i:
+    card i of the pool), which group the card menu shows."""
+
+    kind: str
+    size: int
+    mask: int = 0
+    group: int = 0
+
+    def custom_id(self, part: str, channel_id: int) -> str:
+        return (f"sj:pk:{part}:{self.kind}:{channel_id}:{self.size}:"
+                f"{_base36(self.mask)}:{self.group}")
+
+    def picked(self, pool: Sequence[Card]) -> list[tuple[int, Card]]:
+        return [(i, card) for i, card in enumerate(pool) if self.mask >> i & 1]
+
+
+PICK_TEMPLATE = (rf"sj:pk:(?P<part>{{parts}}):(?P<kind>{'|'.join(PICK_KINDS)}):"
+                 r"(?P<channel>[0-9]+):(?P<size>[0-9]{1,3}):(?P<mask>[0-9a-z]{1,40}):"
+                 r"(?P<group>[0-9]{1,2})")
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if n == 0:
+            return out
+
+
+def _picking_of(match: re.Match[str]) -> Picking:
+    return Picking(match["kind"], int(match["size"]), int(match["mask"], 36),
+                   int(match["group"]))
+
+
+def pool_names(view: SeatView, pool: Sequence[Card]) -> list[str]:
+    """Each card of the pool as the player sees it: hand cards with the number under
+    them on the hand picture, kitty cards by name only."""
+    in_hand = len(view.hand)
+    return [f"{i + 1}:{card.pretty}" if i < in_hand else card.pretty
+            for i, card in enumerate(pool)]
+
+
+def picked_line(locale: str, picking: Picking, names: Sequence[str]) -> str:
+    picked = [names[i] for i in range(len(names)) if picking.mask >> i & 1]
+    if not picked:
+        return say(locale, "picked_none")
+    return say(locale, "picked_line", count=len(picked), cards=" ".join(picked))
+
+
+def add_picker(ui: discord.ui.View, locale: str, channel_id: int, picking: Picking,
+               groups: Sequence[tuple[str, list[int]]], names: Sequence[str]) -> None:
+    """The suit menu, the card menu of the suit shown, and Confirm / Clear buttons."""
+    if not groups:
+        return
+    group = min(picking.group, len(groups) - 1)
+    picking = replace(picking, group=group)
+    ui.add_item(PickMenu("g", picking, channel_id, options=[
+        discord.SelectOption(
+            label=f"{label} ({sum(picking.mask >> i & 1 for i in members)}/{len(members)})",
+            value=str(n), default=n == group)
+        for n, (label, members) in enumerate(groups)][:MAX_OPTIONS],
+        placeholder=say(locale, "pick_group"), most=1))
+    label, members = groups[group]
+    ui.add_item(PickMenu("c", picking, channel_id, options=[
+        discord.SelectOption(label=names[i], value=str(i),
+                             default=bool(picking.mask >> i & 1))
+        for i in members], placeholder=say(locale, "pick_cards", group=label),
+        least=0, most=len(members)))
+    ui.add_item(PickButton("ok", picking, channel_id, say(locale, f"btn_pick_{picking.kind}"),
+                           discord.ButtonStyle.success, disabled=picking.mask == 0))
+    ui.add_item(PickButton("x", picking, channel_id, say(locale, "btn_pick_clear"),
+                           discord.ButtonStyle.secondary, disabled=picking.mask == 0))
+    if picking.kind == "swap":
+        ui.add_item(NoSwapButton(channel_id, say(locale, "btn_no_swap")))
+
+
+class PickMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
+               template=PICK_TEMPLATE.replace("{parts}", "g|c")):
+    """The picker's suit menu (``g``) or card menu (``c``)."""
+
+    def __init__(self, part: str, picking: Picking, channel_id: int, *,
+                 options: Sequence[discord.SelectOption] = (), placeholder: str = "",
+                 least: int = 1, most: int = 1) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=picking.custom_id(part, channel_id), placeholder=placeholder or None,
+            min_values=least, max_values=max(1, most),
+            options=list(options) or [discord.SelectOption(label="-", value="-")]))
+        self.part, self.picking, self.channel_id = part, picking, channel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> PickMenu:
+        return cls(match["part"], _picking_of(match), int(match["channel"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        services = services_of(interaction.client)
+        try:
+            pool, groups = _current_pool(services, interaction, self.channel_id, self.picking)
+            values = [v for v in self.item.values if v.isdigit()]
+            if self.part == "g":
+                group = int(values[0]) if values else 0
+                picking = replace(self.picking, group=min(group, len(groups) - 1))
+            else:
+                members = groups[min(self.picking.group, len(groups) - 1)][1]
+                chosen = {int(v) for v in values} & set(members)
+                mask = self.picking.mask
+                for i in members:
+                    mask = mask | 1 << i if i in chosen else mask & ~(1 << i)
+                picking = replace(self.picking, mask=mask)
+            await interaction.response.defer()  # (an update of the panel follows)
+            await refresh_from(services, interaction, self.channel_id, picking)
+        except Exception as exc:  # every failure gets a private answer
+            await report_error(interaction, exc)
+
+
+class PickButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=PICK_TEMPLATE.replace("{parts}", "ok|x")):
+    """The picker's Confirm (``ok``: bury, return, swap or play the picked cards) and
+    Clear (``x``) buttons."""
+
+    def __init__(self, part: str, picking: Picking, channel_id: int, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, *,
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label or part, style=style, disabled=disabled,
+                                           custom_id=picking.custom_id(part, channel_id)))
+        self.part, self.picking, self.channel_id = part, picking, channel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Button[Any], match: re.Match[str]
+                             ) -> PickButton:
+        return cls(match["part"], _picking_of(match), int(match["channel"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        services = services_of(interaction.client)
+        try:
+            pool, _ = _current_pool(services, interaction, self.channel_id, self.picking)
+            await interaction.response.defer()  # (an update of the panel follows)
+            if self.part == "x":
+                await refresh_from(services, interaction, self.channel_id,
+                                   replace(self.picking, mask=0))
+                return
+            await _act_on(services, interaction.user.id, self.channel_id, self.picking, pool)
+            mark_stored(interaction)
+            await refresh_from(services, interaction, self.channel_id)
+        except Exception as exc:  # every failure gets a private answer
+            await report_error(interaction, exc)
+
+
+def _current_pool(services: Services, interaction: discord.Interaction, channel_id: int,
+                  picking: Picking) -> tuple[list[Card], list[tuple[str, list[int]]]]:
+    """The pool the picking was drawn for, as it is now (a changed one: refused)."""
+    if interaction.channel_id != channel_id:
+        raise BotError("no_table")
+    table, seat, view = services.tables.view_for(channel_id, interaction.user.id)
+    assert table.game is not None
+    if pick_kind(table.game, seat) != picking.kind:
+        raise BotError("stale_pick")
+    pool = pick_pool(view, picking.kind)
+    if len(pool) != picking.size or picking.mask >> len(pool):
+        raise BotError("stale_pick")
+    return pool, pick_groups(locale_of(interaction), view, picking.kind)
+
+
+async def _act_on(services: Services, user_id: int, channel_id: int, picking: Picking,
+                  pool: Sequence[Card]) -> None:
+    picked = picking.picked(pool)
+    cards = [card for _, card in picked]
+    tables = services.tables
+    if picking.kind == "bury":
+        await tables.bury(channel_id, user_id, cards)
+    elif picking.kind == "return":
+        await tables.give_back(channel_id, user_id, cards)
+    elif picking.kind == "play":
+        await tables.play(channel_id, user_id, cards)
+    else:  # a swap: side cards of the hand for trumps of the kitty
+        _, _, view = tables.view_for(channel_id, user_id)
+        in_hand = len(view.hand)
+        await tables.swap(channel_id, user_id, [c for i, c in picked if i < in_hand],
+                          [c for i, c in picked if i >= in_hand])
+
+
+PANEL_ITEMS = (PanelChoice, NoSwapButton, PickMenu, PickButton)
+
+
+async def refresh_from(services: Services, interaction: discord.Interaction, channel_id: int,
+                       picking: Picking | None = None) -> None:
     """Answer a component click on the panel by redrawing the panel, and keep that panel
-    fresh through this (newer) interaction."""
+    fresh through this (newer) interaction (registered first, so that a redraw of the
+    older state still running stands down)."""
+    keep_fresh(services, interaction, channel_id, picking)
     content, file, ui = await build_panel(services, channel_id, interaction.user.id,
-                                          locale_of(interaction))
+                                          locale_of(interaction), picking)
     if interaction.response.is_done():  # deferred: the panel is the original message
         await interaction.edit_original_response(content=content, attachments=[file], view=ui)
     else:
         await interaction.response.edit_message(content=content, attachments=[file], view=ui)
-    keep_fresh(services, interaction, channel_id)

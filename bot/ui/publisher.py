@@ -25,7 +25,13 @@ from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event, trump_name
 from bot.ui.buttons import table_buttons
-from bot.ui.render import result_picture, seat_names, table_picture, table_text
+from bot.ui.render import (
+    person_to_act,
+    result_picture,
+    seat_names,
+    table_picture,
+    table_text,
+)
 from engine.actions import Event
 
 log = logging.getLogger(__name__)
@@ -107,6 +113,9 @@ class DiscordPublisher:
     # -- Publisher protocol ---------------------------------------------------------------------
 
     async def table_changed(self, table: Table, events: Sequence[Event]) -> None:
+        shown = self._latest.get(table.channel_id)
+        if shown is not None and shown is not table:  # a new table: the old lines go
+            self.recent[table.channel_id].clear()
         names = seat_names(table)
         for ev in events:
             line = describe_event(table.locale, ev, names)
@@ -114,6 +123,8 @@ class DiscordPublisher:
                 self.recent[table.channel_id].append(line)
             if ev.kind == "hand_scored":
                 await self._post_result(table, ev, names)
+            elif ev.kind == "match_over":
+                await self._post_match_over(table, ev)
         self.schedule(table)
 
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
@@ -168,17 +179,24 @@ class DiscordPublisher:
             view = table_buttons(table)
             channel = self.post.channel(table.channel_id)
             content = self.summary(table)
+            # the person to act is mentioned in the text; only they may be pinged
+            to_act = person_to_act(table)
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False,
+                users=[discord.Object(to_act)] if to_act is not None else False)
             if table.message_id is not None:
                 try:
                     await channel.get_partial_message(table.message_id).edit(
-                        content=content, attachments=[file], view=view)
+                        content=content, attachments=[file], view=view,
+                        allowed_mentions=mentions)
                     return
                 except discord.NotFound:
                     log.info("table message in %s was deleted: posting it again",
                              table.channel_id)
                 file = discord.File(_bytes(picture.png), filename="table.png",
                                     description=picture.alt_text[:1024])
-            message = await channel.send(content=content, file=file, view=view)
+            message = await channel.send(content=content, file=file, view=view,
+                                         allowed_mentions=mentions)
             await self.message_posted(table, message.id)
 
     async def _post_result(self, table: Table, ev: Event, names: list[str]) -> None:
@@ -193,6 +211,18 @@ class DiscordPublisher:
                 _bytes(picture.png), filename="result.png", description=picture.alt_text[:1024]))
         except discord.HTTPException:
             log.exception("could not post the result in %s", table.channel_id)
+
+    async def _post_match_over(self, table: Table, ev: Event) -> None:
+        """The winners, by name, and where to look back at the match."""
+        team = int(ev.get("team"))
+        winners = [s.name for i, s in enumerate(table.seats) if s is not None and i % 2 == team]
+        text = say(table.locale, "match_over_post", team=team + 1,
+                   names=say(table.locale, "name_separator").join(winners))
+        try:
+            await self.post.channel(table.channel_id).send(
+                content=text[:1900], allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.exception("could not post the match's end in %s", table.channel_id)
 
     # -- private ---------------------------------------------------------------------------------
 

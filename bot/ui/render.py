@@ -64,6 +64,24 @@ def status_line(table: Table) -> str:
     return say(locale, key, name=names[actor] if actor is not None else "?")
 
 
+def person_to_act(table: Table) -> int | None:
+    """The user id of the person the game waits for (not a computer, not away)."""
+    actor = table.actor() if table.status == "playing" else None
+    seat = table.seats[actor] if actor is not None else None
+    if seat is None or seat.is_ai or seat.away or seat.user_id is None:
+        return None
+    return seat.user_id
+
+
+def turn_line(table: Table) -> str:
+    """Whose turn, by mention, with Discord's countdown of their turn timer."""
+    user_id = person_to_act(table)
+    if user_id is None or table.turn_ends is None:
+        return ""
+    return say(table.locale, "turn_line", mention=f"<@{user_id}>",
+               ends=f"<t:{int(table.turn_ends)}:R>")
+
+
 def table_text(table: Table, recent: Sequence[str]) -> str:
     """The table as text: seats, levels and trump, the status, the recent events."""
     locale = table.locale
@@ -84,6 +102,9 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
         if view.phase == "deal" and view.standing is not None:
             lines.append(say(locale, "standing_line", text=view.standing.text))
     lines.append(status_line(table))
+    turn = turn_line(table)
+    if turn:
+        lines.append(turn)
     if recent:
         lines.append("")
         lines += [f"> {line}" for line in recent]

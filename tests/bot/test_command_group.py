@@ -11,7 +11,8 @@ from bot.client import EXTENSIONS
 from bot.services import Services
 from bot.table_data import TableSettings
 
-LOBBY = ["create", "join", "leave", "addbot", "removebot", "start", "end", "status", "rules"]
+LOBBY = ["create", "join", "leave", "addbot", "removebot", "start", "remove", "end", "status",
+         "rules"]
 PLAY = ["hand", "play", "declare", "bury", "swap", "return"]
 STATS = ["leaderboard", "stats", "history", "export"]
 ADMIN = ["settings"]
@@ -58,7 +59,8 @@ async def test_the_cogs_share_one_group_in_the_written_order() -> None:
 
 async def test_unloading_a_cog_takes_out_its_subcommands_and_controls() -> None:
     bot = await _loaded()
-    assert {"LeaderboardButton", "TableButton", "PanelChoice", "NoSwapButton"} <= _controls(bot)
+    assert {"LeaderboardButton", "TableButton", "LetInButton", "PanelChoice", "NoSwapButton",
+            "PickMenu", "PickButton"} <= _controls(bot)
     await bot.unload_extension("cogs.stats")
     assert _subcommands(bot) == LOBBY + PLAY + ADMIN
     assert "LeaderboardButton" not in _controls(bot)

@@ -133,11 +133,13 @@ async def test_away_ends_with_any_action_and_a_player_who_left_sits_again(tmp_pa
         await answered(joined)
         assert joined.message.flags & EPHEMERAL and "seat 1" in joined.message.content
         await wait_until(lambda: "Alice (bot)" not in table_message(world).content)
-        # someone who never sat here cannot take a seat mid-match
+        # someone who never sat here cannot take a seat mid-match by themselves: the
+        # host is asked (tests/bot/test_table_ux_e2e.py goes on from there)
         eve = fake.add_user("Eve")
         refused = await fake.slash(eve, world.channel, "shengji", "join")
         await answered(refused)
-        assert "already started" in refused.message.content
+        assert "Asked the host to let you take seat 2" in refused.message.content
+        assert "Eve" not in table_message(world).content
     fake.assert_clean()
 
 

@@ -309,6 +309,8 @@ def apply_message_body(
     msg.flags = flags
     msg.attachments = attachments
     msg.poll = poll
+    if isinstance(body.get("allowed_mentions"), dict):  # who the bot lets this text ping
+        msg.extra["allowed_mentions"] = json.loads(json.dumps(body["allowed_mentions"]))
     if creating and body.get("message_reference") is not None:
         msg.message_reference = body["message_reference"]
     if not creating:
