@@ -370,12 +370,12 @@ class TableService:
         match = await self.store.load_match(old.match_id)
         # the people (and computers) who started the match, in their seats: someone who
         # left during it is seated again, not the computer that stood in for them
-        started = [Seat.of(s) for s in match.seats] if match is not None else \
-            [s for s in old.seats if s is not None]
+        started: list[Seat] = [Seat.of(s) for s in match.seats] if match is not None \
+            else [s for s in old.seats if s is not None]
         if user_id != old.host_id and not can_manage and \
                 not any(s.user_id == user_id and not s.is_ai for s in started):
             raise BotError("not_seated")
-        seats: list[Seat | None] = [*started][:len(old.seats)]
+        seats: list[Seat | None] = list(started[:len(old.seats)])
         table = Table(channel_id, old.guild_id, old.host_id, old.preset, dict(old.options),
                       old.settings, seats, old.locale, old.message_id)
         await self._save(table)

@@ -125,7 +125,6 @@ class LetInButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]]
 
     async def callback(self, interaction: discord.Interaction) -> None:
         services = services_of(interaction.client)
-        locale = locale_of(interaction)
         try:
             if interaction.channel_id != self.channel_id:
                 raise BotError("no_table")

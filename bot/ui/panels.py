@@ -31,8 +31,8 @@ from bot.ui.render import hand_picture, hand_text
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.game import Burying, Dealing, Game, Playing, Swapping
-from engine.views import SeatView
 from engine.legal import legal_declarations, legal_plays
+from engine.views import SeatView
 
 MAX_OPTIONS = 25
 # Discord lets a bot edit an interaction's messages for 15 minutes; stop a little before
@@ -367,7 +367,7 @@ class PickMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         services = services_of(interaction.client)
         try:
-            pool, groups = _current_pool(services, interaction, self.channel_id, self.picking)
+            _pool, groups = _current_pool(services, interaction, self.channel_id, self.picking)
             values = [v for v in self.item.values if v.isdigit()]
             if self.part == "g":
                 group = int(values[0]) if values else 0
