@@ -13,7 +13,7 @@ from dataclasses import fields
 
 from bot.table_data import Table
 from bot.text.catalogue import say, template
-from bot.text.events import trump_name
+from bot.text.events import result_lines, trump_name
 from bot.ui.cards_input import hand_order
 from engine.cards import Card
 from engine.game import Dealing, HandOver, MatchOver, Playing
@@ -168,6 +168,6 @@ async def result_picture(locale: str, result: HandResult, names: Sequence[str]) 
                LevelChange(f"{teams[1 - defenders]}", result.old_levels[1].label,
                            result.new_levels[1].label)]
     scene = ResultScene(list(result.kitty), result.multiplier, result.attacker_points,
-                        changes, names[result.next_dealer], result.explain()[:-1])
+                        changes, names[result.next_dealer], result_lines(locale, result))
     return await asyncio.to_thread(render_result, scene, labels=picture_labels(locale))
 
