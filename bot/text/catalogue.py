@@ -102,11 +102,11 @@ def _text(locale: str | None, key: str, params: dict[str, Any]) -> str:
     return text
 
 
-def template(locale: str | None, key: str) -> str:
+def template(locale: str | None, key: str, count: int | None = None) -> str:
     """A text as written, unformatted (English where the language lacks it).
 
-    A text with plural forms gives its form for "several"."""
-    return _text(locale, key, {})
+    A text with plural forms gives its form for ``count`` (for "several" without one)."""
+    return _text(locale, key, {} if count is None else {_texts(SOURCE).counters.get(key, "count"): count})
 
 
 def say(locale: str | None, key: str, **params: Any) -> str:
@@ -130,15 +130,20 @@ def engine_reason(locale: str | None, code: str | None, message: str,
                   params: dict[str, Any] | None = None) -> str:
     """The reason for an engine refusal, worded from its code and parameters.
 
-    ``engine_<code>`` uses the parameters; when the engine gave fewer than it names, the
-    sentence without them (``engine_<code>_plain``). Seats are shown from 1. The engine's
-    English ``message`` is the last resort, for a code the catalogue does not know yet.
+    ``engine_<code>`` uses the parameters. When the engine gave fewer than it names, an
+    English reader gets the engine's own sentence (it says more, e.g. whose turn it is),
+    others the sentence without them (``engine_<code>_plain``). Seats are shown from 1.
+    The engine's ``message`` is also the last resort, for a code the catalogue lacks.
     """
     shown = {k: v + 1 if k in ("turn", "seat") and isinstance(v, int) else v
              for k, v in (params or {}).items()}
+    if isinstance(shown.get("phase"), str) and has(f"phase_{shown['phase']}"):
+        shown["phase"] = say(locale, f"phase_{shown['phase']}")
     for key in (f"engine_{code}", f"engine_{code}_plain"):
         if not has(key):
             continue
+        if key.endswith("_plain") and language(locale) == SOURCE and has(f"engine_{code}"):
+            return message
         text = _text(locale, key, shown)
         try:
             return text.format(**shown)

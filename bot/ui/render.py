@@ -8,7 +8,7 @@ never reach the channel.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 
 from bot.table_data import Table
@@ -90,9 +90,12 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
     return "\n".join(lines)[:1900]
 
 
-def picture_labels(locale: str | None) -> Labels:
-    """The pictures' words in ``locale``'s language, from the catalogue."""
-    return Labels(**{f.name: template(locale, f"picture_{f.name}") for f in fields(Labels)})
+def picture_labels(locale: str | None, counts: Mapping[str, int] | None = None) -> Labels:
+    """The pictures' words in ``locale``'s language, from the catalogue; ``counts`` picks
+    the plural form of a word whose number the caller knows (the picture fills in ``{n}``)."""
+    counts = counts or {}
+    return Labels(**{f.name: template(locale, f"picture_{f.name}", counts.get(f.name))
+                     for f in fields(Labels)})
 
 
 def table_scene(table: Table) -> TableScene:
@@ -156,7 +159,7 @@ async def hand_picture(view: SeatView, *, unplayable: Sequence[Card] = (),
     """The seat's hand; its words in ``locale``'s language (English by default)."""
     rendered, _ = await asyncio.to_thread(render_hand, view.hand, view.ctx,
                                           unplayable=unplayable, new=new,
-                                          labels=picture_labels(locale))
+                                          labels=picture_labels(locale, {"hand": len(view.hand)}))
     return rendered
 
 

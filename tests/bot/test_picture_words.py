@@ -31,3 +31,8 @@ def test_traditional_pictures_are_not_simplified() -> None:
     assert picture_labels("zh-TW").dealer_badge == "莊"
     assert picture_labels("zh-HK").levels == picture_labels("zh-TW").levels
     assert picture_labels("zh-TW").levels != picture_labels("zh-CN").levels
+
+
+@pytest.mark.parametrize(("count", "expected"), [(1, "Hand ({n} card)"), (2, "Hand ({n} cards)")])
+def test_the_hand_picture_counts_its_cards_in_english(count: int, expected: str) -> None:
+    assert picture_labels("en-US", {"hand": count}).hand == expected
