@@ -464,6 +464,22 @@ def _hand_from_row(row: Sequence[Any]) -> HandRecord:
         raise _corrupt("hands", f"match_id={row[0]}, hand_no={row[1]}", exc) from None
 
 
+async def _begin(db: aiosqlite.Connection) -> None:
+    """BEGIN, even for a caller cancelled meanwhile: aiosqlite runs the statement in its
+    thread whatever happens to the awaiting task, so a cancel that let go of the lock at
+    that moment would leave the connection inside a transaction (and every later write
+    failing). Wait for it, undo it, then let the cancel through."""
+    begin = asyncio.ensure_future(db.execute("BEGIN IMMEDIATE"))
+    try:
+        await asyncio.shield(begin)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await begin
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+        raise
+
+
 class SqliteStore(Store):
     """The store in one SQLite file, through one aiosqlite connection.
 
@@ -577,7 +593,7 @@ class SqliteStore(Store):
         async with self._lock:
             db = self._conn()
             try:
-                await db.execute("BEGIN IMMEDIATE")
+                await _begin(db)
                 try:
                     yield db
                 except BaseException:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable
+from typing import ClassVar
 
 from engine.errors import EngineError
 
@@ -88,13 +89,14 @@ PLAIN_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if not r.is_joker)
 class Card:
     """One playing card. Interned: build with ``Card(rank, suit)`` (suit None for jokers)."""
 
-    __slots__ = ("rank", "suit", "index", "points", "_text")
-    _interned: dict[tuple[Rank, Suit | None], Card] = {}
+    __slots__ = ("_text", "index", "points", "rank", "suit")
+    _interned: ClassVar[dict[tuple[Rank, Suit | None], Card]] = {}
 
     rank: Rank
     suit: Suit | None
     index: int
     points: int
+    _text: str
 
     def __new__(cls, rank: Rank, suit: Suit | None = None) -> Card:
         card = cls._interned.get((rank, suit))
@@ -146,7 +148,7 @@ class Card:
 
 
 def _build_cards() -> tuple[Card, ...]:
-    cards = []
+    cards: list[Card] = []
     for suit in SUITS:
         for rank in PLAIN_RANKS:
             cards.append(Card._make(rank, suit, len(cards)))

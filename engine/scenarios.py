@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import Declare, EndDeal, Event, Play, ReturnCards
-from engine.cards import Rank, format_cards, parse_cards
+from engine.cards import Rank, Suit, parse_cards
 from engine.errors import EngineError
 from engine.game import Burying, Game, HandOver, MatchOver, Playing
 from engine.order import Colour
-from engine.cards import Suit
 from engine.rules import ruleset
 
 

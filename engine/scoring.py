@@ -7,11 +7,13 @@ checked for gaps and overlaps when built, and extended by ``step`` beyond both e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from engine.cards import Card, Rank
-from engine.rules import Finish, KittyMultiplier, LevelTable, Ruleset
 from engine.order import SuitSystem
+from engine.rules import Finish, KittyMultiplier, LevelTable, Ruleset
 
 DEFENDERS, ATTACKERS, NOBODY = "defenders", "attackers", "none"
 _INF = 10**9
@@ -32,7 +34,7 @@ class Table:
     step: int  # beyond the last row: attackers one more per step; below the first: defenders
 
     def __post_init__(self) -> None:
-        for a, b in zip(self.rows, self.rows[1:]):
+        for a, b in pairwise(self.rows):
             if a.high != b.low:
                 raise ValueError(f"level table has a gap or overlap at {a.high}/{b.low}")
 
@@ -76,6 +78,7 @@ def _steps(step: int, defend_rows: list[tuple[int, int, int]], *, take_over_row:
 
 def level_table(rules: Ruleset) -> Table:
     """The level table of a ruleset (RULES §2 "Level change", §3, §4)."""
+    rows: tuple[Row, ...]
     if rules.level_table is LevelTable.CHANGZHU:
         rows = (Row(-80, -40, DEFENDERS, 5, False), Row(-40, 0, DEFENDERS, 4, False),
                 Row(0, 1, DEFENDERS, 3, False), Row(1, 40, DEFENDERS, 2, False),
@@ -100,10 +103,10 @@ def kitty_multiplier(rules: Ruleset, largest_component: int, cards_in_play: int)
         return cards_in_play
     if rules.kitty_multiplier is KittyMultiplier.LINEAR:
         return largest_component
-    return min(2 ** largest_component, 64)
+    return min(1 << largest_component, 64)  # 2 ** n (n >= 1), capped
 
 
-def kitty_points(rules: Ruleset, kitty: list[Card]) -> int:
+def kitty_points(rules: Ruleset, kitty: Sequence[Card]) -> int:
     total = 0
     for card in kitty:
         if rules.kitty_joker_points and card.is_joker:

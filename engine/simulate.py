@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Action, Bury, Deal, Declare, EndDeal, NextHand, Play, ReturnCards, SwapKitty
+from engine.actions import (
+    Action,
+    Bury,
+    Deal,
+    Declare,
+    EndDeal,
+    NextHand,
+    Play,
+    ReturnCards,
+    SwapKitty,
+)
 from engine.cards import Card
 from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
 from engine.legal import legal_declarations, legal_plays
@@ -35,6 +45,7 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
         rng.shuffle(hand)
         return Bury(phase.taker, tuple(hand[: phase.kitty_size]))
     if isinstance(phase, Swapping):
+        assert phase.declarer is not None  # only a declarer is offered the swap
         return SwapKitty(phase.declarer)
     if isinstance(phase, Playing):
         return Play(phase.turn, random_play(game, phase.turn, rng))

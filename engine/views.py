@@ -1,7 +1,8 @@
 """What one seat may know, built by allowlist from the game (never by redaction).
 
-``seat_view(game, seat)`` holds the seat's own hand, everything public, the kitty only
-for the seat that buried it, and a hidden trump suit only for its declarer.
+``seat_view(game, seat)`` (a ``Game`` or a ``MatchState``) holds the seat's own hand,
+everything public, the kitty only for the seat that buried it, and a hidden trump suit
+only for its declarer.
 ``public_view(game)`` is the same for an onlooker (no hand at all).
 """
 
@@ -11,7 +12,15 @@ from dataclasses import dataclass
 
 from engine.bidding import CHANGZHU_TIERS, Declaration
 from engine.cards import Card, Rank
-from engine.game import AfterDeal, Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
+from engine.game import (
+    Burying,
+    Dealing,
+    Game,
+    HandOver,
+    MatchOver,
+    MatchState,
+    Swapping,
+)
 from engine.order import TrumpContext
 from engine.rules import Ruleset
 from engine.scoring import HandResult
@@ -65,58 +74,69 @@ class SeatView:
     rules: Ruleset | None = None  # the table's rules (public)
 
 
-def seat_view(game: Game, seat: int | None) -> SeatView:
-    phase = game.phase
-    base = dict(seat=seat, phase=phase.name, players=game.players,
-                hand_number=game.hand_number, levels=(game.levels[0], game.levels[1]),
-                dealer=game.dealer, rules=game.rules)
-    hidden = game.trump_hidden_during_deal
-    known_by = game.trump_known_by()
+def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
+    """What ``seat`` may know (None: an onlooker). Every field is named here: the allowlist."""
+    state = game.state if isinstance(game, Game) else game
+    phase = state.phase
+    hidden = state.trump_hidden_during_deal
+    known_by = state.trump_known_by()
     # an onlooker (the public table) knows the trump once every seat may know it
-    knows = seat in known_by if seat is not None else len(known_by) == game.players
+    knows = seat in known_by if seat is not None else len(known_by) == state.players
+    if isinstance(phase, (HandOver, MatchOver)):
+        result = phase.result
+        return SeatView(
+            seat=seat, phase=phase.name, players=state.players,
+            hand_number=state.hand_number, levels=state.levels, dealer=state.dealer,
+            rules=state.rules, level=None, kitty=result.kitty, result=result,
+            ctx=phase.ctx, trump_known=True, attacker_points=result.attacker_points,
+            winner_team=phase.winner_team if isinstance(phase, MatchOver) else None)
+    # a hand in progress: what each phase adds to the seat's hand and the public facts
+    cards_to_deal = 0
+    declarations: tuple[DeclarationView, ...] = ()
+    pending_return: tuple[int, int, int] | None = None
+    kitty_taker: int | None = None
+    turn: int | None = None
+    kitty: tuple[Card, ...] = ()
+    trick: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    tricks: tuple[tuple[tuple[tuple[int, tuple[Card, ...]], ...], int, int], ...] = ()
+    attacker_points = 0
     if isinstance(phase, Dealing):
         standing = phase.standing
-        return SeatView(
-            **base, level=phase.level,
-            hand=tuple(phase.hands[seat]) if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in phase.hands),
-            cards_to_deal=len(phase.stock),
-            declarations=tuple(_declaration_view(d, hidden, seat) for d in phase.declarations),
-            standing=_declaration_view(standing, hidden, seat) if standing else None,
-            pending_return=phase.pending_return,
-            trump_known=knows,
-            ctx=game._context(phase.level, standing.trump) if knows and standing else None,
-            declarer=standing.seat if standing else None)
-    if isinstance(phase, AfterDeal):
-        common = dict(
-            level=phase.level,
-            hand=tuple(phase.hands[seat]) if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in phase.hands),
-            trump_known=knows, ctx=phase.ctx if knows else None,
-            kitty_taker=phase.taker, declarer=phase.declarer,
-            standing=_declaration_view(phase.declaration, hidden, seat)
-            if phase.declaration else None)
+        cards_to_deal = len(phase.stock)
+        declarations = tuple(_declaration_view(d, hidden, seat) for d in phase.declarations)
+        pending_return = phase.pending_return
+        ctx = state.context(phase.level, standing.trump) if knows and standing else None
+        declarer = standing.seat if standing else None
+    else:
+        standing = phase.declaration
+        ctx = phase.ctx if knows else None
+        kitty_taker, declarer = phase.taker, phase.declarer
         if isinstance(phase, Burying):
-            return SeatView(**base, **common, turn=phase.taker)
-        if isinstance(phase, Swapping):
-            offered = tuple(c for c in phase.kitty if phase.ctx.is_trump(c)) \
-                if seat == phase.declarer else ()
-            return SeatView(**base, **common, turn=phase.declarer,
-                            kitty=tuple(phase.kitty) if seat == phase.taker else offered)
-        assert isinstance(phase, Playing)
-        return SeatView(
-            **base, **common, turn=phase.turn,
-            kitty=tuple(phase.kitty) if seat == phase.taker else (),
-            trick=tuple(phase.trick.plays),
-            tricks=tuple((tuple(t.plays), w, p) for t, w, p in phase.tricks),
-            attacker_points=phase.attacker_points)
-    assert isinstance(phase, (HandOver, MatchOver))
-    result = phase.result
-    return SeatView(**base, level=None, kitty=result.kitty, result=result,
-                    ctx=phase.ctx, trump_known=True,
-                    attacker_points=result.attacker_points,
-                    winner_team=phase.winner_team if isinstance(phase, MatchOver) else None)
+            turn = phase.taker
+        elif isinstance(phase, Swapping):
+            turn = phase.declarer
+            if seat == phase.taker:
+                kitty = phase.kitty
+            elif seat == phase.declarer:  # the kitty's trumps it may take
+                kitty = tuple(c for c in phase.kitty if phase.ctx.is_trump(c))
+        else:
+            turn = phase.turn
+            kitty = phase.kitty if seat == phase.taker else ()
+            trick = phase.trick.plays
+            tricks = tuple((t.plays, w, p) for t, w, p in phase.tricks)
+            attacker_points = phase.attacker_points
+    return SeatView(
+        seat=seat, phase=phase.name, players=state.players,
+        hand_number=state.hand_number, levels=state.levels, dealer=state.dealer,
+        rules=state.rules, level=phase.level,
+        hand=phase.hands[seat] if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in phase.hands),
+        cards_to_deal=cards_to_deal, declarations=declarations,
+        standing=_declaration_view(standing, hidden, seat) if standing else None,
+        pending_return=pending_return, trump_known=knows, ctx=ctx,
+        kitty_taker=kitty_taker, declarer=declarer, turn=turn, kitty=kitty, trick=trick,
+        tricks=tricks, attacker_points=attacker_points)
 
 
-def public_view(game: Game) -> SeatView:
+def public_view(game: Game | MatchState) -> SeatView:
     return seat_view(game, None)

@@ -72,7 +72,7 @@ class _Outstanding(dict[int, Holding]):
         self[suit] = found
         return found
 
-    def get(self, suit: int, default: object = None) -> Holding:  # type: ignore[override]
+    def get(self, suit: int, default: object = None) -> Holding:
         return self[suit]
 
 
@@ -273,7 +273,7 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
     # several cards, enough of the led suit: obligations decide the structure
     shim = _RulesOnly(state)
     base = constructive_follow(shim, lead, hand, ctx)  # type: ignore[arg-type]
-    options: list[Cards] = []
+    options: list[Cards | None] = []
     beat = _beat_in_suit(state, led, lead) if best_suit == lead.suit and not secure else None
     if beat is not None and (last or pts >= 10 or holds(beat, lead.suit) or few_left):
         options.append(beat)

@@ -57,7 +57,7 @@ class KittyTaker(enum.Enum):
 
 
 _CLASSIC_LEVELS = tuple(r for r in Rank if not r.is_joker)  # 2 .. A
-_CHANGZHU_LEVELS = (Rank.ACE,) + tuple(r for r in Rank if Rank.TWO <= r <= Rank.KING)
+_CHANGZHU_LEVELS = (Rank.ACE, *(r for r in Rank if Rank.TWO <= r <= Rank.KING))
 
 
 def _rank_tuple(value: Any, name: str) -> tuple[Rank, ...]:

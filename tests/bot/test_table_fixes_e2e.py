@@ -182,6 +182,9 @@ async def test_one_bad_row_does_not_stop_the_bot_from_starting(tmp_path: Path) -
         lobby = fake.add_channel(world.guild, "lobby")
         made = await fake.slash(bob, lobby, "shengji", "create")
         await answered(made)
+        odd = fake.add_channel(world.guild, "odd")  # a lobby whose preset will be unknown
+        made = await fake.slash(bob, odd, "shengji", "create")
+        await answered(made)
         assert world.bot.proc is not None
         world.bot.proc.kill()
         await world.bot.proc.wait()
@@ -193,6 +196,8 @@ async def test_one_bad_row_does_not_stop_the_bot_from_starting(tmp_path: Path) -
                        ('{"type":"Play","seat":0,"cards":5}', seq))
             db.execute("UPDATE tables SET settings = ? WHERE channel_id = ?",
                        ('{"turn_timer": "soon"}', lobby.id))
+            db.execute("UPDATE tables SET preset = 'calvinball' WHERE channel_id = ?",
+                       (odd.id,))
         await world.restart()
         # the lobby with the unreadable timer is there, with the default timer
         status = await fake.slash(bob, lobby, "shengji", "status")
@@ -203,6 +208,11 @@ async def test_one_bad_row_does_not_stop_the_bot_from_starting(tmp_path: Path) -
         await answered(join)
         assert "seat 2" in join.message.content
 
+        # a lobby with an unknown preset is kept aside too, not redrawn in the background
+        ix = await fake.slash(bob, odd, "shengji", "status")
+        await answered(ix)
+        assert "could not be restored" in ix.message.content and "calvinball" in \
+            ix.message.content
         # the table whose log cannot be replayed is kept aside, and its channel is told
         await wait_until(lambda: "could not be restored" in
                          (fake.last_message(world.channel).content or ""))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import fields, is_dataclass
+from enum import Enum
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 from engine.actions import Event, Play
 from engine.cards import deck, points
 from engine.errors import EngineError
-from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing
+from engine.game import Burying, Dealing, Game, HandOver, MatchOver, MatchState, Playing, apply
 from engine.legal import check_play, legal_plays
 from engine.record import GameRecord, replay
 from engine.rules import ruleset
@@ -59,6 +61,7 @@ def _illegal_probe(game: Game, rng: random.Random) -> None:
     n = rng.randint(1, min(4, len(hand)))
     cards = tuple(rng.sample(hand, n))
     before = game.fingerprint()
+    state = game.state
     try:
         check_play(game, seat, cards)
     except EngineError as exc:
@@ -66,6 +69,7 @@ def _illegal_probe(game: Game, rng: random.Random) -> None:
             game.apply(Play(seat, cards))
         assert info.value.code == exc.code
         assert game.fingerprint() == before
+        assert game.state is state
 
 
 def _play_hand(game: Game, rng: random.Random, check: Callable[[], None] = lambda: None
@@ -142,3 +146,36 @@ def test_no_view_holds_another_seats_hand(preset: str, seed: int) -> None:
                 assert view.ctx is None and not view.trump_known
 
     _play_hand(game, random.Random(seed), check)
+
+
+def _contents(value: object) -> object:
+    """``value`` taken apart into plain tuples, recursively: a deep snapshot that also sees
+    what ``==`` leaves out (a trump context's tables, the play rules)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,
+                tuple((f.name, _contents(getattr(value, f.name))) for f in fields(value)))
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, tuple(_contents(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((k, _contents(v)) for k, v in value.items()))
+    if isinstance(value, (set, frozenset)):
+        return (type(value).__name__, tuple(sorted(map(repr, value))))
+    if hasattr(value, "__dict__") and not isinstance(value, Enum):
+        return (type(value).__name__, _contents(vars(value)))
+    return value  # cards (interned, immutable), enums, numbers, strings, None
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=3)
+def test_apply_never_mutates_its_input_state(preset: str, seed: int) -> None:
+    state = MatchState.start(ruleset(preset), seed)
+    rng = random.Random(seed)
+    while state.hand_number == 0 and not isinstance(state.phase, MatchOver):  # into hand 2
+        action = random_action(Game.of(state), rng)
+        assert action is not None
+        before = _contents(state)
+        step = apply(state, action)
+        assert _contents(state) == before, f"{action} changed the state it was given"
+        assert step.state != state
+        state = step.state
