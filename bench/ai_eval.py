@@ -37,17 +37,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.actions import Deal, Declare, EndDeal, ReturnCards, SwapKitty  # noqa: E402
-from engine.ai import AiPool, choose  # noqa: E402
-from engine.ai import player as ai_player  # noqa: E402
-from engine.ai.table import take_over_threshold  # noqa: E402
-from engine.errors import EngineError  # noqa: E402
-from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping  # noqa: E402
-from engine.legal import legal_declarations  # noqa: E402
-from engine.rules import ruleset  # noqa: E402
-from engine.scoring import NOBODY  # noqa: E402
-from engine.simulate import random_action, random_return  # noqa: E402
-from engine.views import seat_view  # noqa: E402
+from engine.actions import Deal, Declare, EndDeal, ReturnCards, SwapKitty
+from engine.ai import AiPool, choose
+from engine.ai import player as ai_player
+from engine.ai.table import take_over_threshold
+from engine.errors import EngineError
+from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
+from engine.legal import legal_declarations
+from engine.rules import ruleset
+from engine.scoring import NOBODY
+from engine.simulate import random_action, random_return
+from engine.views import seat_view
 
 DEFINITION = (
     "A hand is won by the defenders if the attackers do not take the deal (their points, "
@@ -197,7 +197,8 @@ def report(preset: str, a: str, b: str, results: list[PairResult], seconds: floa
     for kind, values in sorted(times.items()):
         if kind == "random":
             continue
-        print(f"- ms per decision, {kind}: p50 {pct(values, 0.5):.1f}, p95 {pct(values, 0.95):.1f}, "
+        print(f"- ms per decision, {kind}: p50 {pct(values, 0.5):.1f}, "
+              f"p95 {pct(values, 0.95):.1f}, "
               f"max {max(values):.1f} ({len(values)} decisions)")
     sys.stdout.flush()
 

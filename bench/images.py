@@ -19,21 +19,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.cards import Card, Rank, Suit, deck, parse_cards  # noqa: E402
-from engine.order import TrumpContext  # noqa: E402
-from images import (  # noqa: E402
+from engine.cards import Card, Rank, Suit, deck, parse_cards
+from engine.order import TrumpContext
+from images import (
     DeclarationInfo,
     LevelChange,
     Rendered,
     ResultScene,
     SeatInfo,
     TableScene,
+    canvas,
+    fonts,
     render_hand,
     render_result,
     render_table,
+    table,
 )
-from images import canvas, fonts, table  # noqa: E402
-from images import cards as faces  # noqa: E402
+from images import cards as faces
 
 TARGETS_MS = {"hand": 30.0, "table": 10.0, "result": 50.0}
 MAX_BYTES = 300 * 1024

@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.stats.counting import StatsCounter  # noqa: E402
-from bot.stats.queries import StatsQueries  # noqa: E402
-from bot.stats.settings import ServerSettingsService  # noqa: E402
-from bot.store import HandRecord, SeatRecord, SqliteStore  # noqa: E402
-from engine.rules import ruleset  # noqa: E402
+from bot.stats.counting import StatsCounter
+from bot.stats.queries import StatsQueries
+from bot.stats.settings import ServerSettingsService
+from bot.store import HandRecord, SeatRecord, SqliteStore
+from engine.rules import ruleset
 
 GUILD, OTHER = 1_000_000_000_000_001, 1_000_000_000_000_002
 LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -21,8 +21,8 @@ from bot.stats.settings import ServerSettingsService
 from bot.store import Store, open_store
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
-from bot.text.commands import ShengjiTranslator
 from bot.text.catalogue import say
+from bot.text.commands import ShengjiTranslator
 from bot.tree import ShengjiTree, locale_of
 from bot.ui.panel_registry import PanelRegistry
 from bot.ui.publisher import DiscordPublisher, Postbox

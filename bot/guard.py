@@ -98,10 +98,9 @@ def options_error(interaction: discord.Interaction) -> BotError | None:
         if option.get("type") != parameter.type.value:
             return BotError("bad_options")
         expected = _PYTHON_TYPES.get(parameter.type)
-        if expected is not None:
-            if not isinstance(value, expected) or (
-                    bool not in expected and isinstance(value, bool)):
-                return BotError("bad_options")
+        if expected is not None and (not isinstance(value, expected) or (
+                bool not in expected and isinstance(value, bool))):
+            return BotError("bad_options")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             low, high = parameter.min_value, parameter.max_value
             if (low is not None and value < low) or (high is not None and value > high):

@@ -40,5 +40,5 @@ class Outbox:
                 batch = self._pending.popleft()
                 try:
                     await self._deliver(batch)
-                except Exception:  # noqa: BLE001 - the game goes on when a message fails
+                except Exception:  # the game goes on when a message fails
                     log.exception("publishing to %s failed", self._name)

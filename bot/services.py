@@ -6,7 +6,7 @@ with any object that has these methods.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -14,7 +14,6 @@ from bot.stats.queries import HistoryEntry, LeaderboardPage
 from bot.stats.settings import ServerSettings
 from bot.store import PlayerStats
 from bot.table_data import Table, TableSettings
-from bot.ui.panel_registry import PanelRegistry
 from engine.cards import Card
 from engine.views import SeatView
 
@@ -71,6 +70,15 @@ class TableNotes(Protocol):
         ...
 
 
+class HandPanels(Protocol):
+    """The open hand panels (``bot.ui.panel_registry``)."""
+
+    def keep(self, channel_id: int, user_id: int, redraw: Callable[[], Awaitable[bool]]
+             ) -> None:
+        """Redraw ``user_id``'s panel with the table; ``redraw`` says if it lives on."""
+        ...
+
+
 class ServerSettingsDesk(Protocol):
     """A server's defaults for new tables (``bot.stats.settings``)."""
 
@@ -108,7 +116,7 @@ class Services:
 
     tables: TableDesk
     notes: TableNotes
-    panels: PanelRegistry
+    panels: HandPanels
     server_settings: ServerSettingsDesk
     stats: StatsDesk
     exports: ExportDesk

@@ -18,7 +18,6 @@ action is applied only if the game is still that one.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import random
 import time
@@ -48,7 +47,7 @@ from engine.actions import (
 )
 from engine.cards import Card, Rank, format_cards
 from engine.errors import EngineError
-from engine.game import Dealing, Game, HandOver, MatchOver
+from engine.game import Dealing, Game, HandOver, MatchOver, apply
 from engine.rules import Ruleset, ruleset
 from engine.scoring import HandResult
 from engine.views import SeatView, seat_view
@@ -118,12 +117,10 @@ class Damaged:
 
 def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """The game after ``action`` and its events; ``game`` itself is left as it was
-    (``EngineError`` if the rules refuse the action)."""
-    after = copy.copy(game)
-    after.levels = list(game.levels)
-    after.log = list(game.log)
-    after.phase = copy.deepcopy(game.phase)
-    return after, after.apply(action)
+    (``EngineError`` if the rules refuse the action). A new holder, so whoever still
+    holds the old game (a computer deciding on it) sees it unchanged."""
+    state, events = apply(game.state, action)
+    return Game.of(state, [*game.log, action]), list(events)
 
 
 class TableService:
@@ -149,7 +146,7 @@ class TableService:
         for record in await self.store.load_tables():
             try:
                 table, recent = await self._restore_one(record)
-            except Exception as exc:  # noqa: BLE001 - one bad row must not stop the bot
+            except Exception as exc:  # one bad row must not stop the bot
                 reason = str(getattr(exc, "message", None) or exc) or type(exc).__name__
                 log.warning("table in channel %s could not be restored, kept aside "
                             "(quarantined): %s", record.channel_id, reason)
@@ -265,6 +262,8 @@ class TableService:
                 raise BotError("seat_taken", seat=seat)
             table.seats[seat] = Seat("human", user_id, name)
             await self._save(table)
+            if table.actor() == seat:
+                run.since = time.monotonic()  # their full turn timer starts now
             run.outbox.put([])
             run.wakeup.set()
         await run.outbox.flush()
@@ -468,7 +467,7 @@ class TableService:
             raise asyncio.CancelledError
         try:
             await self._derive(table, events)
-        except (StoreError, EngineError):
+        except Exception:  # the action is stored: no failure may deny it
             log.exception("match %s: the results of a stored action are caught up later",
                           table.match_id)
         return events
@@ -547,7 +546,7 @@ class TableService:
                 run.since = time.monotonic()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - one table's fault must not stop the others
+            except Exception:  # one table's fault must not stop the others
                 log.exception("clock of channel %s failed", table.channel_id)
                 run.since = time.monotonic()
 

@@ -7,6 +7,7 @@ dropped (private content never falls back to a public message).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from typing import Any
@@ -77,10 +78,8 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if interaction.type is discord.InteractionType.autocomplete:
         if not isinstance(error, BotError):
             error_text(interaction, error)  # logs it
-        try:
+        with contextlib.suppress(discord.HTTPException):
             await interaction.response.autocomplete([])
-        except discord.HTTPException:
-            pass
         return
     await reply(interaction, error_text(interaction, error), ephemeral=True)
 
@@ -95,7 +94,7 @@ class ShengjiTree(app_commands.CommandTree):
             return False
         return True
 
-    async def on_error(self, interaction: discord.Interaction,  # type: ignore[override]
+    async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) \
             else error

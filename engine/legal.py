@@ -9,31 +9,41 @@ Enumeration bounds (documented in docs/rules.md):
 * leads: every single, n-of-a-kind and tractor (changzhu: every pattern, at most
   ``PATTERN_CAP`` per kind); throws: per suit, every combination of its sure components
   when there are at most 5, else the largest sure throw and each that leaves one out;
-* follows: every legal follow when the seat's candidate combinations number at most
-  ``FOLLOW_BUDGET``; beyond that, the constructive follows plus the legal ones found in
-  the first ``FOLLOW_BUDGET`` combinations (strongest cards first).
+* follows: the constructive follow first; then, built from what is owed, every legal
+  follow of a changzhu lead and of a classic n-of-a-kind; for other leads every legal
+  follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``, beyond
+  that the legal ones among the first ``FOLLOW_BUDGET`` (highest cards first).
+
+Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
+unseen, is worked out once per suit of cards and cached (``_SuitLeads``); the cards
+played in finished tricks are tallied once per trick (``_played_counts``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import combinations
+from heapq import nsmallest
+from itertools import combinations, product
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
-from engine.game import Dealing, Game, Playing, _remove_cards
+from engine.game import Dealing, Game, Playing, Trick, _remove_cards
 from engine.order import TRUMP, TrumpContext
 from engine.patterns import WIND, ChangzhuPlay, pattern_of
-from engine.plays import Lead
+from engine.plays import ClassicPlay, Lead, PlayRules
 from engine.rules import DeclarationStyle
 from engine.shapes import (
     Holding,
     Unit,
     _candidates,
     decompose,
+    _kind,
+    decompose_distinct,
     fill_units,
     holding_of,
+    multisets,
+    strength_runs,
     unbeatable_by,
     unit_cards,
 )
@@ -64,20 +74,65 @@ def seen_by(game: Game, seat: int) -> Counter[Card]:
     """Every card the seat has seen: its hand, the cards played, the kitty it buried."""
     phase = game.phase
     assert isinstance(phase, Playing)
-    seen: Counter[Card] = Counter(phase.hands[seat])
-    for trick, _, _ in phase.tricks:
-        for _, cards in trick.plays:
-            seen.update(cards)
-    for _, cards in phase.trick.plays:
-        seen.update(cards)
-    if phase.taker == seat:
-        seen.update(phase.kitty)
-    return seen
+    counts = _seen_counts(phase, seat)
+    return Counter({ALL_CARDS[i]: n for i, n in enumerate(counts) if n})
 
 
 def unseen_by(game: Game, seat: int) -> Counter[Card]:
-    total: Counter[Card] = Counter({c: game.rules.decks for c in ALL_CARDS})
-    return total - seen_by(game, seat)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    decks = game.rules.decks
+    return Counter({ALL_CARDS[i]: decks - n for i, n in enumerate(_seen_counts(phase, seat))
+                    if n < decks})
+
+
+def _seen_counts(phase: Playing, seat: int) -> list[int]:
+    """``seen_by`` as counts by card index."""
+    counts = list(_played_counts(phase.tricks))
+    for _, cards in phase.trick.plays:
+        for card in cards:
+            counts[card.index] += 1
+    for card in phase.hands[seat]:
+        counts[card.index] += 1
+    if phase.taker == seat:
+        for card in phase.kitty:
+            counts[card.index] += 1
+    return counts
+
+
+# The cards played in the finished tricks of a hand, by card index. The state lists the
+# tricks but keeps no running count, and recounting every trick on every lead was a
+# large part of a random hand; so the count of the last call on the same hand is
+# extended by the tricks finished since. Keyed by the hand's first finished trick (held
+# by the entry, so its id stays unique); a hand whose earlier tricks differ is recounted.
+_PLAYED: dict[int, tuple[tuple[object, ...], tuple[int, ...]]] = {}
+_PLAYED_ENTRIES = 64
+
+
+def _played_counts(tricks: Sequence[tuple[Trick, int, int]]) -> tuple[int, ...]:
+    if not tricks:
+        return _NO_CARDS
+    entry = _PLAYED.get(id(tricks[0]))
+    done: tuple[object, ...] = ()
+    counts = _NO_CARDS
+    if entry is not None and len(entry[0]) <= len(tricks) and \
+            tuple(tricks[:len(entry[0])]) == entry[0]:  # the same tricks (identity first)
+        done, counts = entry
+        if len(done) == len(tricks):
+            return counts
+    tally = list(counts)
+    for finished in tricks[len(done):]:
+        for _, cards in finished[0].plays:
+            for card in cards:
+                tally[card.index] += 1
+    if len(_PLAYED) >= _PLAYED_ENTRIES:
+        _PLAYED.clear()
+    result = tuple(tally)
+    _PLAYED[id(tricks[0])] = (tuple(tricks), result)
+    return result
+
+
+_NO_CARDS = (0,) * len(ALL_CARDS)
 
 
 def legal_plays(game: Game, seat: int) -> list[Cards]:
@@ -95,23 +150,62 @@ def legal_plays(game: Game, seat: int) -> list[Cards]:
 
 def _by_suit(hand: Sequence[Card], ctx: TrumpContext) -> dict[int, list[Card]]:
     out: dict[int, list[Card]] = {}
+    eff = ctx.eff
     for card in hand:
-        out.setdefault(ctx.eff[card.index], []).append(card)
+        suit = out.get(eff[card.index])
+        if suit is None:
+            out[eff[card.index]] = [card]
+        else:
+            suit.append(card)
     return out
 
 
-def _units_of(holding: Holding, cards: Sequence[Card], ctx: TrumpContext, max_width: int
+def _units_of(by_ident: dict[int, list[Card]], ctx: TrumpContext, max_width: int
               ) -> list[Cards]:
+    """Every n-of-a-kind and tractor of one suit (``by_ident``: its cards by ident, in
+    hand order): by width, then by length, then strongest first (the idents of a step in
+    ascending order)."""
+    strength = ctx.strength
     out: list[Cards] = []
     for width in range(2, max_width + 1):
-        out += [unit_cards(u, cards, ctx) for u in _candidates(holding, ctx, width, 1)]
-        length = 2
-        while True:
-            found = _candidates(holding, ctx, width, length)
-            if not found:
-                break
-            out += [unit_cards(u, cards, ctx) for u in found]
-            length += 1
+        by_strength: dict[int, list[int]] = {}
+        for key in sorted(by_ident):
+            if len(by_ident[key]) >= width:
+                by_strength.setdefault(strength[key], []).append(key)
+        if not by_strength:
+            break
+        down: dict[int, int] = {}  # strength -> length of the run ending there, going down
+        for s in sorted(by_strength):
+            down[s] = down.get(s - 1, 0) + 1
+        tops = sorted(by_strength, reverse=True)
+        for length in range(1, max(down.values()) + 1):
+            for top in tops:
+                if down[top] < length:
+                    continue
+                if length == 1 and len(by_strength[top]) == 1:
+                    out.append(tuple(by_ident[by_strength[top][0]][:width]))
+                    continue
+                steps = [by_strength[top - k] for k in range(length)]
+                for choice in product(*steps):
+                    out.append(tuple(c for key in choice for c in by_ident[key][:width]))
+    return out
+
+
+def _distinct_units(order: list[int], by_ident: dict[int, list[Card]], strength: Sequence[int],
+                    max_width: int) -> list[Cards]:
+    """``_units_of`` for a suit whose idents (``order``, strongest first) all differ in
+    strength."""
+    out: list[Cards] = []
+    for width in range(2, max_width + 1):
+        present = [key for key in order if len(by_ident[key]) >= width]
+        if not present:
+            break
+        out += [tuple(by_ident[key][:width]) for key in present]
+        runs = strength_runs(present, strength)
+        for length in range(2, max(map(len, runs)) + 1):
+            for run in runs:
+                for i in range(len(run) - length + 1):
+                    out.append(tuple(c for key in run[i:i + length] for c in by_ident[key][:width]))
     return out
 
 
@@ -119,33 +213,200 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     phase = game.phase
     assert isinstance(phase, Playing)
     ctx = phase.ctx
-    hand = phase.hands[seat]
+    rules = game.play_rules
+    changzhu = isinstance(rules, ChangzhuPlay)
+    max_width = 2 if changzhu else game.rules.max_width
+    unseen = None if changzhu else _Unseen(_seen_counts(phase, seat), game.rules.decks, ctx)
     out: list[Cards] = []
-    seen: set[tuple[int, ...]] = set()
-
-    def add(cards: Sequence[Card]) -> None:
-        key = tuple(sorted(c.index for c in cards))
-        if key not in seen:
-            seen.add(key)
-            out.append(tuple(cards))
-
-    changzhu = isinstance(game.play_rules, ChangzhuPlay)
-    unseen = None if changzhu else unseen_by(game, seat)
-    for suit, cards in _by_suit(hand, ctx).items():
-        holding = holding_of(cards, ctx)
-        for card in sorted(set(cards), key=lambda c: -ctx.strength[c.index]):
-            add((card,))
-        for combo in _units_of(holding, cards, ctx, 2 if changzhu else game.rules.max_width):
-            add(combo)
+    # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
+    # shapes or sizes), and so are those of different suits.
+    for suit, cards in _by_suit(phase.hands[seat], ctx).items():
+        plays = _suit_leads(tuple(cards), ctx, max_width)
+        out += plays.leads
         if changzhu:
-            for pattern_cards in _changzhu_patterns(cards, ctx, game.play_rules):
-                add(pattern_cards)
-        else:
+            out += plays.patterns(rules)  # type: ignore[arg-type]
+        elif len(cards) > 1:
             assert unseen is not None
-            others = holding_of([c for c in unseen.elements() if ctx.eff[c.index] == suit], ctx)
-            for throw in sure_throws(cards, others, ctx, game.rules.max_width):
-                add(throw)
+            out += plays.sure_throws(unseen, suit)
     return out
+
+
+class _Unseen:
+    """The cards one seat has not seen, asked per suit as the leads need them."""
+
+    def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
+        self.seen = seen
+        self.decks = decks
+        self.ctx = ctx
+        self._scans: dict[tuple[int, int], tuple[int, int]] = {}  # -> (found, scanned to)
+        self._holdings: dict[int, Holding] = {}
+
+    def stronger(self, suit: int, width: int, top: int) -> bool:
+        """Is an unseen n-of-a-kind of ``width`` stronger than ``top``? (Scans the suit
+        from its strongest cards down, only as far as the questions need.)"""
+        key = (suit, width)
+        tiers = self.ctx.ident_tiers[suit]
+        found, low = self._scans.get(key, (-1, len(tiers)))
+        if found < 0 and low > top + 1:
+            seen, decks = self.seen, self.decks
+            s = low - 1
+            while s > top and found < 0:
+                for group in tiers[s]:
+                    n = decks - seen[group[0]] if len(group) == 1 else \
+                        sum(decks - seen[i] for i in group)
+                    if n >= width:
+                        found = s
+                        break
+                s -= 1
+            self._scans[key] = (found, s + 1)
+        return found > top
+
+    def holding(self, suit: int) -> Holding:
+        found = self._holdings.get(suit)
+        if found is None:
+            seen, decks, ident = self.seen, self.decks, self.ctx.ident
+            found = self._holdings[suit] = {}
+            for tier in self.ctx.ident_tiers[suit]:
+                for group in tier:
+                    n = sum(decks - seen[i] for i in group)
+                    if n > 0:
+                        found[ident[group[0]]] = n
+        return found
+
+
+class _SuitLeads:
+    """The leads of one suit's cards that do not depend on what is unseen: singles and
+    units, and the components (``decompose``) any throw of the suit is made of."""
+
+    __slots__ = ("ctx", "max_width", "cards", "leads", "choice_free", "_by_ident", "_order",
+                 "_parts", "_part_cards", "_throws", "_patterns")
+
+    def __init__(self, cards: Cards, ctx: TrumpContext, max_width: int) -> None:
+        self.ctx = ctx
+        self.max_width = max_width
+        self.cards = cards
+        strength, ident = ctx.strength, ctx.ident
+        distinct = set(cards)
+        self.leads = [_ONE[card.index]
+                      for card in sorted(distinct, key=ctx.strongest_first.__getitem__)]
+        self._parts: list[Unit] | None = None
+        self._part_cards: list[Cards] = []
+        self._throws: dict[tuple[int, ...], list[Cards]] = {}
+        self._patterns: list[Cards] | None = None
+        self._by_ident: dict[int, list[Card]] | None = None
+        self._order: list[int] | None = None
+        self.choice_free = True
+        if len(distinct) == len(cards) and (
+                ctx.ident_is_card or len({ident[c.index] for c in cards}) == len(cards)):
+            return  # no two identical cards: only singles
+        idents = [ident[card.index] for card in cards]
+        by_ident = self._by_ident = {}
+        for key, card in zip(idents, cards):
+            same = by_ident.get(key)
+            if same is None:
+                by_ident[key] = [card]
+            else:
+                same.append(card)
+        order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
+        self.choice_free = max(len(same) for same in by_ident.values()) < 2 * max_width and \
+            all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
+        self._order = order if self.choice_free else None
+        self.leads += (_distinct_units(order, by_ident, strength, max_width)
+                       if self.choice_free else _units_of(by_ident, ctx, max_width))
+
+    def _components(self) -> list[Unit]:
+        """The components of the suit (``decompose``), worked out when first asked."""
+        if self._parts is None:
+            ctx, by_ident, width, order = self.ctx, self._by_ident, self.max_width, self._order
+            if by_ident is None:  # singles, strongest first (the cards' order on a tie)
+                strength, ident = ctx.strength, ctx.ident
+                ordered = sorted(self.cards, key=ctx.strongest_first.__getitem__)
+                self._parts = [_kind(1, ident[c.index], strength[c.index]) for c in ordered]
+                self._part_cards = [_ONE[card.index] for card in ordered]
+                return self._parts
+            if order is None:
+                self._parts = decompose(self.cards, ctx, width)
+            else:
+                holding = {key: len(same) for key, same in by_ident.items()}
+                self._parts = decompose_distinct(order, holding, ctx, width)
+            self._part_cards = [tuple(by_ident[u.idents[0]][:u.width]) if u.length == 1 else
+                                tuple(c for key in u.idents for c in by_ident[key][:u.width])
+                                for u in self._parts]
+        return self._parts
+
+    def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
+        sure: list[int] = []
+        if self._by_ident is None:  # singles: the strongest ones no unseen card beats
+            if unseen.stronger(suit, 1, self.ctx.strength[self.leads[1][0].index]):
+                return []  # the second strongest is beaten, and so is every other
+            for i, unit in enumerate(self._components()):
+                if unseen.stronger(suit, 1, unit.top):
+                    break
+                sure.append(i)
+            if len(sure) < 2:
+                return []
+        else:
+            for i, unit in enumerate(self._components()):
+                if unit.length == 1:
+                    if not unseen.stronger(suit, unit.width, unit.top):
+                        sure.append(i)
+                    elif unit.width == 1:
+                        break  # the singles come last, strongest first
+                elif unbeatable_by(unit, unseen.holding(suit), self.ctx):
+                    sure.append(i)
+            if len(sure) < 2:
+                return []
+        key = tuple(sure)
+        if not self.choice_free:
+            others = unseen.holding(suit)
+            return [throw for throw in self._groups(key)
+                    if _sure(throw, others, self.ctx, self.max_width)]
+        # Without choices in the decomposition, components of a decomposition never
+        # touch (a tractor is a maximal run; n-of-a-kind stand apart from runs and from
+        # each other): any of them together decompose into just those components.
+        found = self._throws.get(key)
+        if found is None:
+            found = self._throws[key] = self._groups(key)
+        return found
+
+    def _groups(self, sure: tuple[int, ...]) -> list[Cards]:
+        """Every combination of the components ``sure`` (at most 5), else all of them and
+        each that leaves one out; largest first."""
+        groups: list[tuple[int, ...]]
+        if len(sure) <= 5:
+            groups = [g for n in range(len(sure), 1, -1) for g in combinations(sure, n)]
+        else:
+            groups = [sure] + [sure[:i] + sure[i + 1:] for i in range(len(sure))]
+        parts = self._part_cards
+        out = []
+        for group in groups:
+            throw = parts[group[0]]
+            for i in group[1:]:
+                throw = throw + parts[i]
+            out.append(throw)
+        return out
+
+    def patterns(self, rules: ChangzhuPlay) -> list[Cards]:
+        if self._patterns is None:
+            self._patterns = list(_changzhu_patterns(self.cards, self.ctx, rules))
+        return self._patterns
+
+
+_ONE = tuple((card,) for card in ALL_CARDS)
+
+# Suits of hands already worked out, by context (held by the entry), width and cards.
+_SUIT_LEADS: dict[tuple[int, int, Cards], _SuitLeads] = {}
+_SUIT_LEADS_ENTRIES = 2048
+
+
+def _suit_leads(cards: Cards, ctx: TrumpContext, max_width: int) -> _SuitLeads:
+    key = (id(ctx), max_width, cards)
+    found = _SUIT_LEADS.get(key)
+    if found is None or found.ctx is not ctx:
+        if len(_SUIT_LEADS) >= _SUIT_LEADS_ENTRIES:
+            _SUIT_LEADS.clear()
+        found = _SUIT_LEADS[key] = _SuitLeads(cards, ctx, max_width)
+    return found
 
 
 def sure_throws(cards: Sequence[Card], others: Holding, ctx: TrumpContext, max_width: int
@@ -162,10 +423,14 @@ def sure_throws(cards: Sequence[Card], others: Holding, ctx: TrumpContext, max_w
     out = []
     for group in groups:
         throw = tuple(c for u in group for c in unit_cards(u, cards, ctx))
-        parts = decompose(throw, ctx, max_width)
-        if len(parts) > 1 and all(unbeatable_by(p, others, ctx) for p in parts):
+        if _sure(throw, others, ctx, max_width):
             out.append(throw)
     return out
+
+
+def _sure(throw: Cards, others: Holding, ctx: TrumpContext, max_width: int) -> bool:
+    parts = decompose(throw, ctx, max_width)
+    return len(parts) > 1 and all(unbeatable_by(p, others, ctx) for p in parts)
 
 
 def _changzhu_patterns(cards: Sequence[Card], ctx: TrumpContext, rules: object
@@ -216,34 +481,16 @@ def _choices(window: list[list[int]]) -> Iterator[tuple[int, ...]]:
 
 # -- follows ------------------------------------------------------------------------------
 
-def _multiset_combos(cards: Sequence[Card], n: int) -> Iterator[Cards]:
-    counts = sorted(Counter(cards).items(), key=lambda kv: -kv[0].index)
-    picked: list[Card] = []
-
-    def rec(i: int, left: int) -> Iterator[Cards]:
-        if left == 0:
-            yield tuple(picked)
-            return
-        if i == len(counts):
-            return
-        card, have = counts[i]
-        for take in range(min(have, left), -1, -1):
-            picked.extend([card] * take)
-            yield from rec(i + 1, left - take)
-            del picked[len(picked) - take:]
-
-    yield from rec(0, n)
-
-
 def constructive_follow(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContext
                         ) -> Cards | None:
     """One legal follow built from the obligations (lowest cards for the free part)."""
     led = [c for c in hand if ctx.eff[c.index] == lead.suit]
-    rest = sorted((c for c in hand if ctx.eff[c.index] != lead.suit),
-                  key=lambda c: (ctx.eff[c.index] == TRUMP, ctx.strength[c.index], c.points))
     n = lead.size
     if len(led) <= n:
-        return tuple(led + rest[: n - len(led)])
+        lowest = nsmallest(n - len(led), (c for c in hand if ctx.eff[c.index] != lead.suit),
+                           key=lambda c: (ctx.eff[c.index] == TRUMP, ctx.strength[c.index],
+                                          c.points))
+        return tuple(led + lowest)
     rules = game.play_rules
     chosen: list[Card] = []
     if isinstance(rules, ChangzhuPlay):
@@ -296,37 +543,79 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
     rules = game.play_rules
     n = lead.size
     led = [c for c in hand if ctx.eff[c.index] == lead.suit]
-    out: list[Cards] = []
-    seen: set[tuple[int, ...]] = set()
-
-    def add(cards: Cards) -> None:
-        key = tuple(sorted(c.index for c in cards))
-        if key not in seen:
-            seen.add(key)
-            out.append(cards)
-
     base = constructive_follow(game, lead, hand, ctx)
+    if len(led) <= n:  # every led card goes, with any others: all legal, the base first
+        assert base is not None
+        others = [c for c in hand if ctx.eff[c.index] != lead.suit]
+        base_fill = _canonical(base[len(led):])
+        return [base] + [tuple(led) + fill for fill in
+                         multisets(others, n - len(led), FOLLOW_BUDGET) if fill != base_fill]
+    out: list[Cards] = []
+    base_key: Cards | None = None
     if base is not None:
         try:
             rules.check_follow(lead, base, hand, ctx)
-            add(base)
+            out.append(base)
+            base_key = _canonical(base)
         except EngineError:
             pass
-    if len(led) <= n:
-        others = [c for c in hand if ctx.eff[c.index] != lead.suit]
-        for i, fill in enumerate(_multiset_combos(others, n - len(led))):
-            if i >= FOLLOW_BUDGET:
-                break
-            add(tuple(led) + fill)
+    built = _built_follows(rules, lead, led, ctx)
+    if built is not None:
+        follows, in_order = built
+        if not in_order:
+            follows = _in_candidate_order(follows, led)
+        out += [cards for cards in follows if cards != base_key]
         return out
-    for i, combo in enumerate(_multiset_combos(led, n)):
-        if i >= FOLLOW_BUDGET:
+    assert isinstance(rules, ClassicPlay)
+    meets = rules.meets_shape(lead, led, ctx)
+    out += [combo for combo in multisets(led, n, FOLLOW_BUDGET)
+            if combo != base_key and meets(combo)]
+    return out
+
+
+def _canonical(cards: Sequence[Card]) -> Cards:
+    """A multiset of cards written as ``multisets`` writes it: by index, highest first."""
+    return tuple(sorted(cards, key=lambda c: -c.index))
+
+
+def _built_follows(rules: PlayRules, lead: Lead, led: list[Card], ctx: TrumpContext
+                   ) -> tuple[list[Cards], bool] | None:
+    """The legal follows built from what is owed, for a seat with more led-suit cards
+    than the lead, and whether they come in candidate order; None where they are found
+    by trying candidates (classic tractors and throws with structure)."""
+    if isinstance(rules, ChangzhuPlay):
+        return rules.follows(lead, led, ctx), False
+    n = lead.size
+    first = lead.units[0]
+    if rules.max_width < 2 or first.width < 2:  # singles: any cards of the led suit
+        return multisets(led, n, FOLLOW_BUDGET), True
+    if len(lead.units) > 1 or first.length > 1:
+        return None
+    # n-of-a-kind: as many identical cards as the seat holds up to n, then any others
+    by_ident: dict[int, list[Card]] = {}
+    for card in led:
+        by_ident.setdefault(ctx.ident[card.index], []).append(card)
+    for width in range(n, 1, -1):
+        kinds = [same for same in by_ident.values() if len(same) >= width]
+        if kinds:
             break
-        try:
-            rules.check_follow(lead, combo, hand, ctx)
-        except EngineError:
-            continue
-        add(combo)
+    else:
+        return multisets(led, n, FOLLOW_BUDGET), True
+    out: list[Cards] = []
+    for same in kinds:
+        for kind in multisets(same, width):
+            rest = list(led)
+            for card in kind:
+                rest.remove(card)
+            out += [kind + fill for fill in multisets(rest, n - width)]
+    return out, False
+
+
+def _in_candidate_order(follows: list[Cards], led: Sequence[Card]) -> list[Cards]:
+    """``follows`` as ``multisets(led, n)`` would list them (each once)."""
+    distinct = sorted(set(led), key=lambda c: -c.index)
+    out = list(dict.fromkeys(_canonical(cards) for cards in follows))
+    out.sort(key=lambda cards: [-cards.count(c) for c in distinct])
     return out
 
 

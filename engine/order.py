@@ -10,6 +10,9 @@ tables indexed by ``Card.index``:
   cards (so tractors are runs of consecutive strengths), equal numbers are equal cards;
 * ``ident``: which cards are "identical" for pairs (same rank and same printed suit, or
   in red-black the same rank and colour).
+
+``tiers`` lists each effective suit's cards by strength (weakest first), and
+``ident_tiers`` the same with the cards of one strength grouped by ident.
 """
 
 from __future__ import annotations
@@ -81,6 +84,13 @@ class TrumpContext:
     strength: tuple[int, ...] = field(init=False, repr=False, compare=False)
     ident: tuple[int, ...] = field(init=False, repr=False, compare=False)
     tiers: dict[int, tuple[tuple[int, ...], ...]] = field(init=False, repr=False, compare=False)
+    ident_tiers: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = field(
+        init=False, repr=False, compare=False)
+    #: Whether each card is its own ident (four suits: only equal cards pair).
+    ident_is_card: bool = field(init=False, repr=False, compare=False)
+    #: Sort keys, strongest first: by card, and by card index (or ident).
+    strongest_first: dict[Card, int] = field(init=False, repr=False, compare=False)
+    strongest_first_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         eff = [0] * len(ALL_CARDS)
@@ -104,6 +114,17 @@ class TrumpContext:
         object.__setattr__(self, "strength", tuple(strength))
         object.__setattr__(self, "ident", tuple(ident))
         object.__setattr__(self, "tiers", {k: tuple(v) for k, v in tiers.items()})
+        grouped: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+        for number, tier_list in self.tiers.items():
+            grouped[number] = tuple(
+                tuple(tuple(i for i in tier if ident[i] == key)
+                      for key in dict.fromkeys(ident[i] for i in tier))
+                for tier in tier_list)
+        object.__setattr__(self, "ident_tiers", grouped)
+        object.__setattr__(self, "ident_is_card", all(i == k for k, i in enumerate(ident)))
+        object.__setattr__(self, "strongest_first_index", tuple(-s for s in strength))
+        object.__setattr__(self, "strongest_first",
+                           {card: -strength[card.index] for card in ALL_CARDS})
 
     def _build_tiers(self) -> dict[int, list[list[Card]]]:
         """Ascending lists of equal-strength cards, per effective suit."""

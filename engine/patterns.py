@@ -10,14 +10,17 @@ only with the same pattern, higher by rank.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from dataclasses import dataclass
+from itertools import combinations, product
 
 from engine.cards import ALL_CARDS, Card, Rank
 from engine.errors import EngineError
 from engine.order import TRUMP, TrumpContext
 from engine.plays import Lead, PlayKey, PlayRules
 from engine.rules import Ruleset
-from engine.shapes import Holding, decompose, holding_of, runs
+from engine.shapes import Holding, _candidates, decompose, holding_of, multisets, runs
+
+Cards = tuple[Card, ...]
 
 WIND, RAIN, SNOW, THUNDER, LIGHTNING = "刮风", "下雨", "飘雪花", "打雷", "闪电"
 PATTERN_NAMES = {WIND: "刮风 (tractor)", RAIN: "下雨 (five in a row)",
@@ -99,6 +102,20 @@ class ChangzhuPlay(PlayRules):
             return any(len(v) == 4 and sum(v) >= size for v in by_rank.values())
         return False
 
+    def owed(self, lead: Lead, holding: Holding, ctx: TrumpContext) -> FollowOwed:
+        """What a follower holding ``holding`` of the led suit, more cards than the lead,
+        must play (RULES §3 "Following")."""
+        if lead.pattern == "single":
+            return FollowOwed(False, 0, False)
+        if lead.pattern == "pair":
+            return FollowOwed(any(c >= 2 for c in holding.values()), 0, False)
+        if self.holds_pattern(lead, holding, ctx):
+            return FollowOwed(True, 0, False)
+        pairs = 0
+        if lead.pattern == WIND:
+            pairs = min(lead.size // 2, sum(c // 2 for c in holding.values()))
+        return FollowOwed(False, pairs, True)
+
     def check_follow(self, lead: Lead, play: Sequence[Card], hand: Sequence[Card],
                      ctx: TrumpContext) -> None:
         held, played = self.check_suit(lead, play, hand, ctx)
@@ -106,26 +123,24 @@ class ChangzhuPlay(PlayRules):
             return
         holding = holding_of(held, ctx)
         mine = holding_of(played, ctx)
+        owed = self.owed(lead, holding, ctx)
         if lead.pattern == "pair":
-            if any(c >= 2 for c in holding.values()) and len(mine) != 1:
+            if owed.pattern and len(mine) != 1:
                 raise EngineError("must_follow_pair", "you hold a pair of the led suit: play a "
                                   "pair on a pair", amount=1, width=2)
             return
         name = PATTERN_NAMES[lead.pattern]
-        if self.holds_pattern(lead, holding, ctx):
+        if owed.pattern:
             found = pattern_of(played, ctx, self.permanent)
             if found is None or found[0] != lead.pattern:
                 raise EngineError("must_follow_pattern", f"you hold a {name} of the led suit: "
                                   "you must play it", pattern=lead.pattern)
             return
-        pairs_owed = 0
-        if lead.pattern == WIND:
-            pairs_owed = min(lead.size // 2, sum(c // 2 for c in holding.values()))
-        if not self._top_down_with_pairs(holding, mine, pairs_owed, ctx):
-            if pairs_owed:
-                raise EngineError("must_follow_pairs_then_top", f"on a {name}: play {pairs_owed} "
-                                  "pair(s), then your highest cards of the led suit",
-                                  pairs=pairs_owed)
+        if not self._top_down_with_pairs(holding, mine, owed.pairs, ctx):
+            if owed.pairs:
+                raise EngineError("must_follow_pairs_then_top", f"on a {name}: play "
+                                  f"{owed.pairs} pair(s), then your highest cards of the led "
+                                  "suit", pairs=owed.pairs)
             raise EngineError("must_follow_from_top", f"on a {name}: play your highest cards of "
                               "the led suit, from the top down", pattern=lead.pattern)
 
@@ -143,6 +158,83 @@ class ChangzhuPlay(PlayRules):
                 return True
         return False
 
+    def follows(self, lead: Lead, held: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
+        """Every legal follow (as distinct multisets) of a seat holding ``held`` of the led
+        suit, more cards than the lead: built from what is owed, not tried card by card."""
+        holding = holding_of(held, ctx)
+        owed = self.owed(lead, holding, ctx)
+        n = lead.size
+        by_ident: dict[int, list[Card]] = {}
+        for card in held:
+            by_ident.setdefault(ctx.ident[card.index], []).append(card)
+        if owed.pattern:
+            return self._pattern_plays(lead, holding, by_ident, ctx)
+        if not owed.top_down:
+            return multisets(held, n)
+        out: list[Cards] = []
+        pair_idents = sorted(i for i, c in holding.items() for _ in range(c // 2))
+        for chosen in sorted(set(combinations(pair_idents, owed.pairs))):
+            rest = list(held)
+            pairs: list[Card] = []
+            for ident in chosen:
+                for _ in range(2):
+                    card = next(c for c in rest if ctx.ident[c.index] == ident)
+                    rest.remove(card)
+                    pairs.append(card)
+            out += [tuple(pairs) + top for top in _from_top(rest, n - 2 * owed.pairs, ctx)]
+        return out
+
+    def _pattern_plays(self, lead: Lead, holding: Holding, by_ident: dict[int, list[Card]],
+                       ctx: TrumpContext) -> list[Cards]:
+        """The plays of the lead's pattern and size that ``by_ident`` holds."""
+        n = lead.size
+        strength = ctx.strength
+        candidates: list[Cards] = []
+        if lead.pattern == "pair":
+            for same in by_ident.values():
+                candidates += multisets(same, 2)
+        elif lead.pattern == WIND:
+            for unit in _candidates(holding, ctx, 2, n // 2):
+                candidates.append(tuple(c for i in unit.idents for c in by_ident[i][:2]))
+        elif lead.pattern in (RAIN, SNOW):
+            by_level: dict[int, list[int]] = {}
+            for ident in sorted(holding):
+                by_level.setdefault(strength[ident], []).append(ident)
+            for low in sorted(by_level):
+                window = [by_level.get(low + k) for k in range(5)]
+                if not all(window):
+                    continue
+                for choice in product(*window):  # type: ignore[arg-type]
+                    for counts in product(*[range(1, min(2, holding[i]) + 1) for i in choice]):
+                        if sum(counts) == n:
+                            candidates += _product_of(
+                                [multisets(by_ident[i], k) for i, k in zip(choice, counts)])
+        else:  # 打雷, 闪电: the four suits of one rank, and one more for 闪电
+            by_rank: dict[Rank, list[int]] = {}
+            for ident in holding:
+                card = ALL_CARDS[ident]
+                if card.rank in self.permanent or card.rank == ctx.level:
+                    by_rank.setdefault(card.rank, []).append(ident)
+            for idents in by_rank.values():
+                if len(idents) < 4:  # one ident per printed suit
+                    continue
+                thunder = tuple(by_ident[i][0] for i in idents)
+                if n == 4:
+                    candidates.append(thunder)
+                else:
+                    candidates += [thunder + (by_ident[i][1],) for i in idents
+                                   if len(by_ident[i]) > 1]
+        out: list[Cards] = []
+        seen: set[tuple[int, ...]] = set()
+        for cards in candidates:
+            found = pattern_of(cards, ctx, self.permanent)
+            key = tuple(sorted(c.index for c in cards))
+            if len(cards) == n and found is not None and found[0] == lead.pattern \
+                    and key not in seen:
+                seen.add(key)
+                out.append(cards)
+        return out
+
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
         eff = ctx.eff
         suit = eff[play[0].index]
@@ -152,6 +244,33 @@ class ChangzhuPlay(PlayRules):
         if found is None or found[0] != lead.pattern:
             return None
         return (int(suit == TRUMP), 0, found[1])
+
+
+@dataclass(frozen=True, slots=True)
+class FollowOwed:
+    """What a changzhu follower with more led-suit cards than the lead owes: the lead's
+    pattern (``pattern``), or else ``pairs`` pairs and then (``top_down``) the highest
+    cards of the led suit; nothing of the kind when both are unset."""
+
+    pattern: bool
+    pairs: int
+    top_down: bool
+
+
+def _product_of(parts: list[list[Cards]]) -> list[Cards]:
+    return [tuple(c for part in choice for c in part) for choice in product(*parts)]
+
+
+def _from_top(cards: Sequence[Card], n: int, ctx: TrumpContext) -> list[Cards]:
+    """Every way to play the ``n`` highest of ``cards`` (equal cards at the cut are free)."""
+    if n == 0:
+        return [()]
+    strength = ctx.strength
+    ordered = sorted(cards, key=lambda c: -strength[c.index])
+    cut = strength[ordered[n - 1].index]
+    above = tuple(c for c in ordered if strength[c.index] > cut)
+    at_cut = [c for c in ordered if strength[c.index] == cut]
+    return [above + rest for rest in multisets(at_cut, n - len(above))]
 
 
 def _is_top(held: Holding, chosen: Holding, ctx: TrumpContext) -> bool:

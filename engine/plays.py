@@ -8,8 +8,8 @@ checked in one place; a refusal names the first unmet rule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.errors import EngineError
@@ -22,6 +22,7 @@ from engine.shapes import (
     decompose,
     deciding_strength,
     first_shortfall,
+    follow_amounts,
     follow_value,
     holding_of,
     unbeatable_by,
@@ -39,10 +40,10 @@ class Lead:
     suit: int  # effective suit
     units: tuple[Unit, ...]  # largest first
     pattern: str  # single, pair, triple, tractor, throw (or a changzhu pattern)
+    size: int = field(init=False, repr=False, compare=False)  # len(cards), asked often
 
-    @property
-    def size(self) -> int:
-        return len(self.cards)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", len(self.cards))
 
     @property
     def is_throw(self) -> bool:
@@ -117,13 +118,15 @@ class PlayRules:
         if len(play) != lead.size:
             raise EngineError("wrong_count", f"the lead was {lead.size} card(s): play exactly "
                               f"{lead.size}", count=lead.size)
-        held = cards_of_suit(hand, ctx, lead.suit)
-        played = cards_of_suit(play, ctx, lead.suit)
-        words = suit_words(ctx, lead.suit)
+        eff, suit = ctx.eff, lead.suit
+        held = [c for c in hand if eff[c.index] == suit]
+        played = [c for c in play if eff[c.index] == suit]
         if len(held) >= lead.size and len(played) < lead.size:
+            words = suit_words(ctx, lead.suit)
             raise EngineError("must_follow_suit", f"you hold enough {words}: play only {words}",
                               suit=lead.suit)
         if len(held) < lead.size and len(played) < len(held):
+            words = suit_words(ctx, lead.suit)
             raise EngineError("must_follow_suit", f"you must play all your {words} before "
                               "other cards", suit=lead.suit)
         return held, played
@@ -159,11 +162,30 @@ class ClassicPlay(PlayRules):
         held, played = self.check_suit(lead, play, hand, ctx)
         if len(held) <= lead.size or self.max_width < 2:
             return  # all led-suit cards are played: no shape choice is left
+        if lead.units[0].width < 2:
+            return  # singles (the largest component comes first): nothing else is owed
+        if self.meets_shape(lead, held, ctx)(played):
+            return
         owed = follow_value(holding_of(held, ctx), lead.units, ctx)
         given = follow_value(holding_of(played, ctx), lead.units, ctx)
         short = first_shortfall(given, owed)
-        if short is not None:
-            raise _shape_error(short, lead, ctx)
+        assert short is not None
+        raise _shape_error(short, lead, ctx)
+
+    def meets_shape(self, lead: Lead, held: Sequence[Card], ctx: TrumpContext
+                    ) -> Callable[[Sequence[Card]], bool]:
+        """For a seat holding ``held`` of the led suit (more cards than the lead): does a
+        play of that many of them meet the shape obligations? What is owed is worked out
+        once, for testing many candidates (``check_follow`` says which rule fails)."""
+        units = lead.units
+        owed = follow_amounts(holding_of(held, ctx), units, ctx)
+
+        def meets(play: Sequence[Card]) -> bool:
+            for mine, due in zip(follow_amounts(holding_of(play, ctx), units, ctx), owed):
+                if mine != due:
+                    return mine > due  # the first line that differs decides
+            return True
+        return meets
 
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
         eff = ctx.eff
@@ -172,6 +194,13 @@ class ClassicPlay(PlayRules):
             return None
         if any(eff[c.index] != suit for c in play):
             return None
+        first = lead.units[0]
+        if len(lead.units) == 1 and first.length == 1 and len(play) == first.width:
+            # one card or n-of-a-kind: only as many identical cards can win
+            ident = ctx.ident
+            if any(ident[c.index] != ident[play[0].index] for c in play):
+                return None
+            return (int(suit == TRUMP), 0, ctx.strength[play[0].index])
         decided = deciding_strength(holding_of(play, ctx), ctx, lead.units)
         if decided is None:
             return None

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, islice
 
 from engine.cards import ALL_CARDS, Card
 from engine.order import TrumpContext
@@ -117,6 +119,70 @@ def longest_run(holding: Holding, ctx: TrumpContext, width: int, cap: int) -> tu
 def decompose(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> list[Unit]:
     """Units of a play of one effective suit, largest first (RULES §1 "throw")."""
     holding = holding_of(cards, ctx)
+    order = distinct_strengths(holding, ctx)
+    if order is None or max(holding.values()) >= 2 * max_width:
+        return decompose_greedy(holding, ctx, max_width)
+    return decompose_distinct(order, holding, ctx, max_width)
+
+
+def distinct_strengths(holding: Holding, ctx: TrumpContext) -> list[int] | None:
+    """The idents of ``holding`` strongest first, or None when two share a strength
+    (off-suit level cards of several suits)."""
+    strength = ctx.strength
+    if len({strength[i] for i in holding}) < len(holding):
+        return None
+    return sorted(holding, key=ctx.strongest_first_index.__getitem__)
+
+
+def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, max_width: int
+                       ) -> list[Unit]:
+    """``decompose`` of a holding whose idents (``order``, strongest first) all differ in
+    strength and none holds 2 x max_width copies. The greedy then has no choice to make,
+    and a strength never holds two units of one width (fewer than w + 1 copies are left
+    for width w), so every maximal run is taken whole."""
+    strength = ctx.strength
+    if len(order) == sum(holding.values()):
+        return [_kind(1, i, strength[i]) for i in order]
+    tractors: list[Unit] = []
+    kinds: list[Unit] = []
+    left = dict(holding)
+    for width in range(max_width, 1, -1):
+        present = [i for i in order if left[i] >= width]
+        for run in strength_runs(present, strength):
+            for ident in run:
+                left[ident] -= width
+            if len(run) > 1:
+                tractors.append(Unit(width, len(run), strength[run[0]], tuple(run)))
+            else:
+                kinds.append(_kind(width, run[0], strength[run[0]]))
+    if len(tractors) > 1:
+        tractors.sort(key=unit_order)
+    return tractors + kinds + [_kind(1, i, strength[i]) for i in order for _ in range(left[i])]
+
+
+def strength_runs(idents: list[int], strength: Sequence[int]) -> list[list[int]]:
+    """``idents`` (strongest first, distinct strengths) cut into runs of consecutive
+    strengths."""
+    out: list[list[int]] = []
+    for ident in idents:
+        if out and strength[out[-1][-1]] == strength[ident] + 1:
+            out[-1].append(ident)
+        else:
+            out.append([ident])
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _kind(width: int, ident: int, top: int) -> Unit:
+    """``width`` identical cards (units are immutable: shared)."""
+    return Unit(width, 1, top, (ident,))
+
+
+def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> list[Unit]:
+    """``decompose`` of any holding, also where equal cards of different idents meet
+    (off-suit level cards): for each width, widest first, the longest run first (the
+    highest on a tie), then n-of-a-kind."""
+    holding = dict(holding)
     units: list[Unit] = []
     for width in range(max_width, 1, -1):
         while True:
@@ -184,6 +250,50 @@ def _match(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
                     taken.append(_take_run(remaining, ctx, width, strength[ident], 1))
                     need -= 1
             out.append((Obligation(index, False, width, len(taken)), taken))
+    return out
+
+
+def follow_amounts(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext) -> list[int]:
+    """``follow_value``'s amounts alone, line by line (what a legality test compares)."""
+    strength = ctx.strength
+    by_level: dict[int, int] = {}
+    for ident, count in holding.items():
+        if strength[ident] in by_level:  # equal cards of two idents: the general way
+            return [ob.amount for ob in follow_value(holding, lead, ctx)]
+        by_level[strength[ident]] = count
+    out: list[int] = []
+    for unit in lead:
+        width = unit.width
+        if width < 2:
+            continue
+        need = unit.length
+        if need >= 2:  # the longest run up to ``need`` (the highest on a tie)
+            best_top = best_length = 0
+            levels = sorted(s for s, count in by_level.items() if count >= width)
+            start = 0
+            for i in range(1, len(levels) + 1):
+                if i == len(levels) or levels[i] != levels[i - 1] + 1:
+                    length = min(i - start, need)
+                    if length > best_length or (length == best_length and
+                                                levels[i - 1] > best_top):
+                        best_top, best_length = levels[i - 1], length
+                    start = i
+            if best_length >= 2:
+                for s in range(best_top, best_top - best_length, -1):
+                    by_level[s] -= width
+                need -= best_length
+                out.append(best_length)
+            else:
+                out.append(0)
+        for w in range(width, 1, -1):
+            taken = 0
+            if need:
+                for s in sorted(by_level, reverse=True):
+                    while need and by_level[s] >= w:
+                        by_level[s] -= w
+                        need -= 1
+                        taken += 1
+            out.append(taken)
     return out
 
 
@@ -269,10 +379,56 @@ def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]
 def unbeatable_by(unit: Unit, other: Holding, ctx: TrumpContext) -> bool:
     """No unit of the same shape in ``other`` is higher (RULES §2 throw validation)."""
     if unit.length == 1:
-        strength = ctx.strength
-        return not any(c >= unit.width and strength[i] > unit.top for i, c in other.items())
+        strength, width, top = ctx.strength, unit.width, unit.top
+        for ident, count in other.items():
+            if count >= width and strength[ident] > top:
+                return False
+        return True
     return not any(top > unit.top and length >= unit.length
                    for top, length in runs(other, ctx, unit.width))
+
+
+def multisets(cards: Sequence[Card], n: int, limit: int | None = None
+              ) -> list[tuple[Card, ...]]:
+    """The distinct multisets of ``n`` of ``cards`` (the first ``limit`` of them), in one
+    fixed order: cards by index, highest first; as many of the first card as possible
+    first, then the next."""
+    if limit == 0:
+        return []
+    ordered = sorted(cards, key=lambda c: -c.index)
+    distinct = list(dict.fromkeys(ordered))
+    if len(distinct) == len(ordered):  # no copies: plain combinations, in the same order
+        return list(islice(combinations(ordered, n), limit))
+    if n == 1:
+        return [(card,) for card in distinct][:limit]
+    out: list[tuple[Card, ...]] = []
+    if n == 2:
+        for i, card in enumerate(distinct):
+            if ordered.count(card) > 1:
+                out.append((card, card))
+            out += [(card, other) for other in distinct[i + 1:]]
+        return out[:limit]
+    counts = [ordered.count(card) for card in distinct]
+    after = [sum(counts[i:]) for i in range(len(counts) + 1)]  # cards from i on
+    cap = limit if limit is not None else -1
+    picked: list[Card] = []
+
+    def rec(i: int, left: int) -> bool:  # True: the limit is reached
+        if left == 0:
+            out.append(tuple(picked))
+            return len(out) == cap
+        if after[i] < left:
+            return False
+        card = distinct[i]
+        for take in range(min(counts[i], left), -1, -1):
+            picked.extend([card] * take)
+            if rec(i + 1, left - take):
+                return True
+            del picked[len(picked) - take:]
+        return False
+
+    rec(0, n)
+    return out
 
 
 def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:

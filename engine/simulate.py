@@ -28,6 +28,8 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
                   ) -> Action | None:
     """A random legal action for whoever must act now (None when the match is over)."""
     phase = game.phase
+    if isinstance(phase, Playing):
+        return Play(phase.turn, random_play(game, phase.turn, rng))
     if isinstance(phase, Dealing):
         if phase.pending_return is not None:
             sticker, _, count = phase.pending_return
@@ -47,8 +49,6 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
     if isinstance(phase, Swapping):
         assert phase.declarer is not None  # only a declarer is offered the swap
         return SwapKitty(phase.declarer)
-    if isinstance(phase, Playing):
-        return Play(phase.turn, random_play(game, phase.turn, rng))
     if isinstance(phase, HandOver):
         return NextHand()
     assert isinstance(phase, MatchOver)
@@ -61,11 +61,11 @@ def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
     assert isinstance(phase, Playing)
     lead = phase.trick.lead
     if lead is not None:
-        ctx = phase.ctx
+        eff, suit = phase.ctx.eff, lead.suit
         hand = phase.hands[seat]
-        led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+        led = [c for c in hand if eff[c.index] == suit]
         if len(led) <= lead.size:  # every led card goes; the rest is free
-            others = [c for c in hand if ctx.eff[c.index] != lead.suit]
+            others = [c for c in hand if eff[c.index] != suit]
             return (*led, *rng.sample(others, lead.size - len(led)))
         if lead.size == 1:
             return (rng.choice(led),)

@@ -153,14 +153,14 @@ def draw_suit(
 @lru_cache(maxsize=256)
 def suit_icon(suit: Suit, size: int, colour: RGB) -> Image.Image:
     """A smooth pip ``size`` pixels square on a transparent background."""
-    big = Image.new("RGBA", (size * SCALE, size * SCALE), colour + (0,))
+    big = Image.new("RGBA", (size * SCALE, size * SCALE), (*colour, 0))
     draw_suit(ImageDraw.Draw(big), suit, (0, 0, size * SCALE), colour)
     return big.reduce(SCALE)
 
 
 @lru_cache(maxsize=16)
 def star_icon(size: int, colour: RGB, hollow: bool = False) -> Image.Image:
-    big = Image.new("RGBA", (size * SCALE, size * SCALE), colour + (0,))
+    big = Image.new("RGBA", (size * SCALE, size * SCALE), (*colour, 0))
     draw = ImageDraw.Draw(big)
     half = size * SCALE / 2
     points = star_points(half, half * 1.08, half * 0.98)
@@ -260,7 +260,7 @@ def _draw_centre(card: Card, g: _Geometry, draw: ImageDraw.ImageDraw, colour: RG
 @lru_cache(maxsize=128)
 def _blank(height: int, border: RGB) -> Image.Image:
     g = _Geometry(height)
-    image = Image.new("RGBA", (g.width, g.height), border + (0,))  # no dark fringe when reduced
+    image = Image.new("RGBA", (g.width, g.height), (*border, 0))  # no dark fringe when reduced
     ImageDraw.Draw(image).rounded_rectangle(
         (0, 0, g.width - 1, g.height - 1),
         radius=g.radius,
@@ -307,7 +307,7 @@ def card_face(
         )
     face = image.reduce(SCALE)
     if dimmed:
-        grey = Image.new("RGBA", face.size, DIM + (255,))
+        grey = Image.new("RGBA", face.size, (*DIM, 255))
         alpha = face.getchannel("A")
         face = Image.blend(face, grey, 0.55)
         face.putalpha(alpha)
@@ -318,7 +318,7 @@ def card_face(
 def card_back(height: int) -> Image.Image:
     """A plain blue back with a white frame (for "cards left" counters)."""
     g = _Geometry(height)
-    image = Image.new("RGBA", (g.width, g.height), BORDER + (0,))
+    image = Image.new("RGBA", (g.width, g.height), (*BORDER, 0))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle(
         (0, 0, g.width - 1, g.height - 1),
@@ -343,7 +343,7 @@ def card_index(card: Card, height: int, four_colour: bool = False) -> Image.Imag
     s = SCALE
     h, w = height * s, index_width(height) * s
     colour = card_colour(card, four_colour)
-    image = Image.new("RGBA", (w, h), BORDER + (0,))
+    image = Image.new("RGBA", (w, h), (*BORDER, 0))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle(
         (0, 0, w - 1, h - 1), radius=round(0.12 * h), fill=PAPER, outline=BORDER, width=s

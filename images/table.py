@@ -19,7 +19,6 @@ palette, so a warm render is mostly pasting and encoding.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
 
 from bot.errors import BotError
 from bot.store import (
@@ -53,7 +52,7 @@ class StatsQueries:
     async def leaderboard(self, guild_id: int, order: str, page: int) -> LeaderboardPage:
         if order not in LEADERBOARD_ORDERS:
             raise BotError("lb_bad_order", orders=", ".join(LEADERBOARD_ORDERS))
-        kind = cast(LeaderboardOrder, order)
+        kind: LeaderboardOrder = order  # (narrowed by the check above)
         page = max(0, page)
         rows, total = await self.store.leaderboard(guild_id, kind, offset=page * PAGE_SIZE,
                                                    limit=PAGE_SIZE)

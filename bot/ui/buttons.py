@@ -68,7 +68,7 @@ class TableButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]]
                 await reply(interaction, say(locale, "started"))
             else:
                 await open_panel(services, interaction)
-        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+        except Exception as exc:  # every failure gets an answer
             await report_error(interaction, exc)
 
 

@@ -10,7 +10,6 @@ from typing import Any
 import discord
 
 from bot.guard import GuardedControl
-
 from bot.ratings import display
 from bot.services import services_of
 from bot.stats.queries import HistoryEntry, LeaderboardPage
@@ -71,11 +70,12 @@ class LeaderboardButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button
     async def callback(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
         try:
-            page = await services_of(interaction.client).stats.leaderboard_click(interaction.guild_id, self.guild_id,
-                                                     self.order, self.page)
+            stats = services_of(interaction.client).stats
+            page = await stats.leaderboard_click(interaction.guild_id, self.guild_id,
+                                                 self.order, self.page)
             await interaction.response.edit_message(embed=leaderboard_embed(page, locale),
                                                     view=leaderboard_view(page, locale))
-        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+        except Exception as exc:  # every failure gets an answer
             await report_error(interaction, exc)
 
 

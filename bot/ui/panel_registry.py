@@ -39,7 +39,7 @@ class PanelRegistry:
                 # expired, deleted, or the player is no longer at this table
                 log.debug("hand panel of %s in %s dropped: %r", user, channel, exc)
                 alive = False
-            except Exception:  # noqa: BLE001 - one panel must not stop the others
+            except Exception:  # one panel must not stop the others
                 log.exception("could not refresh a hand panel in %s", channel)
                 alive = False
             if not alive and self._panels.get((channel, user)) is redraw:

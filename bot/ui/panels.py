@@ -153,7 +153,7 @@ class PanelChoice(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]]
                 await services.tables.play(self.channel_id, interaction.user.id, cards)
             mark_stored(interaction)
             await refresh_from(services, interaction, self.channel_id)
-        except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
+        except Exception as exc:  # every failure gets a private answer
             await report_error(interaction, exc)
 
 
@@ -182,7 +182,7 @@ class NoSwapButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]
             await services.tables.swap(self.channel_id, interaction.user.id, (), ())
             mark_stored(interaction)
             await refresh_from(services, interaction, self.channel_id)
-        except Exception as exc:  # noqa: BLE001 - every failure gets a private answer
+        except Exception as exc:  # every failure gets a private answer
             await report_error(interaction, exc)
 
 

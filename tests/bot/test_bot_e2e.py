@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.bot.harness import (
-    answered,
     act_when_asked,
+    answered,
     create_and_start,
     hand_numbers,
     hand_over,

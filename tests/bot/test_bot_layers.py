@@ -15,6 +15,7 @@ SERVICES = ("bot.tables", "bot.outbox", "bot.table_data", "bot.stats", "bot.ai",
             "bot.ratings", "bot.errors", "bot.text.catalogue", "bot.text.events")
 FORBIDDEN = {
     SERVICES: ("discord", "bot.ui", "bot.client", "bot.tree", "bot.services"),
+    ("bot.services",): ("discord", "bot.ui", "bot.client", "bot.tables"),
     ("bot.ui",): ("bot.client", "bot.tables"),
     ("cogs",): ("bot.client", "bot.tables", "bot.store"),
 }

@@ -192,7 +192,7 @@ async def _send(place: Place, step: dict[str, Any]) -> FakeInteraction:
                                 locale=step["locale"], message=message)
     forged = step["kind"] == "forged"
     chosen = []
-    for option, value, keep in zip(definitions, step["values"], step["keep"]):
+    for option, value, keep in zip(definitions, step["values"], step["keep"], strict=False):
         if keep or option.get("required"):
             shown = _value_for(option, value, forged)
             kind = option["type"] if not forged else (
@@ -219,7 +219,8 @@ def _answer_text(ix: FakeInteraction) -> str:
     return " ".join(parts)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("SHENGJI_FUZZ_RANDOM"),
+@settings(max_examples=EXAMPLES, deadline=None,
+          derandomize=not os.environ.get("SHENGJI_FUZZ_RANDOM"),
           suppress_health_check=list(HealthCheck))
 @given(steps=st.lists(interactions(), min_size=1, max_size=4))
 def test_random_interactions_are_all_answered_privately_and_change_nothing_when_refused(

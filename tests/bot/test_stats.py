@@ -286,7 +286,7 @@ async def test_leaderboard_pages_of_ten_with_buttons_that_carry_only_ids(
     assert [r.user_id for r in first.rows] == [1022 - i for i in range(10)]
     last = await stats.queries.leaderboard(GUILD, "rating", 2)
     assert [r.position for r in last.rows] == [21, 22, 23]
-    assert (await stats.queries.leaderboard(GUILD, "rating", 9)).page == 2  # past the end: last page
+    assert (await stats.queries.leaderboard(GUILD, "rating", 9)).page == 2  # past the end: last
     ids = [item.custom_id for item in leaderboard_view(first, "en-US").children]  # type: ignore[attr-defined]
     assert ids == [lb_custom_id(GUILD, "rating", 1), lb_custom_id(GUILD, "wins", 0),
                    lb_custom_id(GUILD, "levels", 0)]

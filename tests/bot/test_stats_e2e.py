@@ -102,7 +102,7 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
             ratings.append((_rating(a), _rating(b)))
         # each match moved the winner's rating up and the loser's down
         previous = (1000, 1000)
-        for match, now in zip(played, ratings):
+        for match, now in zip(played, ratings, strict=False):
             winner, loser = (0, 1) if match.winner_team == 0 else (1, 0)
             assert now[winner] > previous[winner] and now[loser] < previous[loser], ratings
             previous = now
@@ -137,14 +137,14 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         assert len(lines) == 3
         ids = [int(re.match(r"#(\d+)", line).group(1)) for line in lines]  # type: ignore[union-attr]
         assert ids == sorted(ids, reverse=True)
-        for line, match in zip(lines, reversed(played)):
+        for line, match in zip(lines, reversed(played), strict=False):
             assert "with Bot 3 vs Bob, Bot 4" in line
             assert ("· won ·" if match.winner_team == 0 else "· lost ·") in line
         assert lines[0].count("ranked") == 0 and lines[1].endswith("ranked")
 
         # export: every match replays to the stored results, which are what was shown
         kitties = 0  # Alice (seat 0) won the last trick as an attacker and took the kitty
-        for match_id, match in zip(reversed(ids), played):
+        for match_id, match in zip(reversed(ids), played, strict=False):
             ix = await ask(world, bob, "export", match=match_id)
             attachment = ix.message.attachments[0]
             assert attachment.filename == f"shengji-match-{match_id}.json"
@@ -163,9 +163,9 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         assert (f"Matches: 3 played, {sum(won)} won, 0 abandoned "
                 f"(ranked: 2 played, {sum(won[:2])} won)") in stats
         assert (f"Hands as dealer's team: {sum(defending)}, won "
-                f"{sum(w and d for w, d in zip(won, defending))}") in stats
+                f"{sum(w and d for w, d in zip(won, defending, strict=False))}") in stats
         assert (f"Hands as attackers: {3 - sum(defending)}, won "
-                f"{sum(w and not d for w, d in zip(won, defending))}") in stats
+                f"{sum(w and not d for w, d in zip(won, defending, strict=False))}") in stats
         assert f"Levels gained: {sum(m.levels for m in played if m.winner_team == 0)}" in stats
         assert f"Kitties captured: {kitties}" in stats
         assert f"Rating: {ratings[-1][0]} " in stats and "2 ranked hands" in stats

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.bot.harness import (
-    answered,
     EPHEMERAL,
+    answered,
     create_and_start,
     panel,
     running_bot,

@@ -177,7 +177,7 @@ async def test_restore_rebuilds_a_game_from_its_log(tmp_path: Path) -> None:
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="changzhu", options={})
     await service.start(1, 100)
-    await _wait(lambda: isinstance(table.game.phase, Playing) and table.game.phase.turn == 0
+    await _wait(lambda: (isinstance(table.game.phase, Playing) and table.game.phase.turn == 0)
                 or table.actor() == 0)
     await service.close()
     fingerprint = table.game.fingerprint()

@@ -234,7 +234,7 @@ def test_no_play_covers_another_play_or_a_plate(count: int) -> None:
     for seat, play in enumerate(plays):
         others = [p for k, p in enumerate(plays) if k != seat] + list(layout.plates)
         assert not any(overlaps(play, other) for other in others), seat
-        assert 0 <= play[0] and play[2] <= WIDTH
+        assert play[0] >= 0 and play[2] <= WIDTH
     assert all(plate[2] - plate[0] == PLATE_SIZE[0] for plate in layout.plates)
 
 

@@ -1,0 +1,339 @@
+"""The fast enumerations of engine.legal agree with slow, simple references (hypothesis).
+
+The references here recount everything from the seat's view and try every candidate
+through the play rules: they are what the listings mean, written without shortcuts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from engine.cards import ALL_CARDS, Card
+from engine.errors import EngineError
+from engine.game import Game, HandOver, MatchOver, Playing
+from engine.legal import (
+    FOLLOW_BUDGET,
+    _changzhu_patterns,
+    constructive_follow,
+    legal_follows,
+    legal_leads,
+    seen_by,
+    unseen_by,
+)
+from engine.order import TrumpContext, trump_context
+from engine.patterns import ChangzhuPlay
+from engine.plays import Lead
+from engine.rules import PlayStyle, Ruleset, ruleset
+from engine.shapes import (
+    _candidates,
+    decompose,
+    decompose_greedy,
+    follow_amounts,
+    follow_value,
+    holding_of,
+    multisets,
+    unbeatable_by,
+    unit_cards,
+)
+from engine.simulate import random_action
+from engine.views import seat_view
+
+Cards = tuple[Card, ...]
+
+RULESETS = {
+    "classic": ruleset("classic"),
+    "four-decks": ruleset("classic", decks=4),
+    "titanic": ruleset("titanic"),
+    "one-deck": ruleset("one-deck"),
+    "red-black": ruleset("red-black"),
+    "changzhu": ruleset("changzhu"),
+}
+#: Positions with more candidates than this are left to the budget checks alone.
+REFERENCE_CAP = 20_000
+
+
+# -- references -------------------------------------------------------------------------
+
+def reference_seen(game: Game, seat: int) -> Counter[Card]:
+    view = seat_view(game, seat)
+    seen = Counter(view.hand) + Counter(view.kitty)
+    for plays, _, _ in view.tricks:
+        for _, cards in plays:
+            seen.update(cards)
+    for _, cards in view.trick:
+        seen.update(cards)
+    return seen
+
+
+def reference_leads(game: Game, seat: int) -> list[Cards]:
+    """Singles, every unit, and throws (or changzhu patterns), each once, suit by suit."""
+    view = seat_view(game, seat)
+    ctx = view.ctx
+    assert ctx is not None
+    rules = game.play_rules
+    changzhu = isinstance(rules, ChangzhuPlay)
+    max_width = 2 if changzhu else game.rules.max_width
+    unseen = Counter({c: game.rules.decks for c in ALL_CARDS}) - reference_seen(game, seat)
+    out: list[Cards] = []
+    keys: set[tuple[int, ...]] = set()
+
+    def add(cards: Sequence[Card]) -> None:
+        key = tuple(sorted(c.index for c in cards))
+        if key not in keys:
+            keys.add(key)
+            out.append(tuple(cards))
+
+    for suit in dict.fromkeys(ctx.eff[c.index] for c in view.hand):
+        cards = [c for c in view.hand if ctx.eff[c.index] == suit]
+        holding = holding_of(cards, ctx)
+        for card in sorted(set(cards), key=lambda c: -ctx.strength[c.index]):
+            add((card,))
+        for width in range(2, max_width + 1):
+            length = 1
+            while found := _candidates(holding, ctx, width, length):
+                for unit in found:
+                    add(unit_cards(unit, cards, ctx))
+                length += 1
+        if changzhu:
+            for pattern in _changzhu_patterns(cards, ctx, rules):
+                add(pattern)
+            continue
+        others = holding_of([c for c in unseen.elements() if ctx.eff[c.index] == suit], ctx)
+        for throw in reference_sure_throws(cards, others, ctx, max_width):
+            add(throw)
+    return out
+
+
+def reference_sure_throws(cards: Sequence[Card], others: dict[int, int], ctx: TrumpContext,
+                          max_width: int) -> list[Cards]:
+    def greedy(play: Sequence[Card]) -> list:
+        return decompose_greedy(holding_of(play, ctx), ctx, max_width)
+
+    units = [u for u in greedy(cards) if unbeatable_by(u, others, ctx)]
+    if len(units) <= 5:
+        groups = [g for n in range(len(units), 1, -1) for g in combinations(units, n)]
+    else:
+        groups = [tuple(units)] + [tuple(units[:i] + units[i + 1:]) for i in range(len(units))]
+    out = []
+    for group in groups:
+        throw = tuple(c for u in group for c in unit_cards(u, cards, ctx))
+        parts = greedy(throw)
+        if len(parts) > 1 and all(unbeatable_by(p, others, ctx) for p in parts):
+            out.append(throw)
+    return out
+
+
+def reference_multisets(cards: Sequence[Card], n: int) -> list[Cards]:
+    """Every distinct multiset of n cards, in the order of first appearance among the
+    combinations of the cards sorted by index (highest first)."""
+    ordered = sorted(cards, key=lambda c: -c.index)
+    return list(dict.fromkeys(combinations(ordered, n)))
+
+
+def accepted(game: Game, lead: Lead, play: Cards, hand: Sequence[Card], ctx: TrumpContext
+             ) -> bool:
+    try:
+        game.play_rules.check_follow(lead, play, hand, ctx)
+    except EngineError:
+        return False
+    return True
+
+
+# -- positions --------------------------------------------------------------------------
+
+def positions(rules: Ruleset, seed: int, stops: int) -> Iterator[Game]:
+    """The game at ``stops`` random moments of the play of one random hand (same object,
+    so yielded one by one)."""
+    game = Game(rules, seed)
+    rng = random.Random(seed)
+    plays = 0
+    moments = set(random.Random(seed + 1).sample(range(rules.hand_size * rules.players),
+                                                 stops))
+    while not isinstance(game.phase, (HandOver, MatchOver)):
+        if isinstance(game.phase, Playing):
+            if plays in moments:
+                yield game
+            plays += 1
+        game.apply(random_action(game, rng))
+
+
+def _hands(game: Game) -> list[tuple[int, tuple[Card, ...]]]:
+    return [(seat, seat_view(game, seat).hand) for seat in range(game.players)]
+
+
+# -- properties -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(RULESETS))
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=8)
+def test_leads_agree_with_the_reference(name: str, seed: int) -> None:
+    for game in positions(RULESETS[name], seed, stops=12):
+        phase = game.phase
+        if phase.trick.lead is not None:
+            continue
+        for seat, hand in _hands(game):
+            if hand:
+                assert legal_leads(game, seat) == reference_leads(game, seat)
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=8)
+def test_follows_agree_with_trying_every_candidate(name: str, seed: int) -> None:
+    for game in positions(RULESETS[name], seed, stops=16):
+        lead = game.phase.trick.lead
+        if lead is None:
+            continue
+        ctx = game.phase.ctx
+        for seat, hand in _hands(game):
+            if len(hand) < lead.size:
+                continue
+            n = lead.size
+            led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+            pool = [c for c in hand if ctx.eff[c.index] != lead.suit] if len(led) <= n else led
+            candidates = multisets(pool, n - len(led) if len(led) <= n else n,
+                                   REFERENCE_CAP + 1)
+            if len(candidates) > REFERENCE_CAP:
+                continue
+            if len(led) <= n:
+                candidates = [tuple(led) + fill for fill in candidates]
+            base = constructive_follow(game, lead, hand, ctx)
+            expected: dict[tuple[int, ...], Cards] = {}
+            for cards in ([base] if base is not None else []) + candidates[:FOLLOW_BUDGET]:
+                if accepted(game, lead, cards, hand, ctx):
+                    expected.setdefault(tuple(sorted(c.index for c in cards)), cards)
+            fast = legal_follows(game, lead, hand, ctx)
+            if len(candidates) <= FOLLOW_BUDGET:
+                assert fast == list(expected.values())
+            else:  # over budget: at least the reference's, all legal, none twice
+                keys = [tuple(sorted(c.index for c in cards)) for cards in fast]
+                assert len(set(keys)) == len(keys)
+                assert set(expected) <= set(keys)
+                assert all(accepted(game, lead, cards, hand, ctx) for cards in fast)
+
+
+@pytest.mark.parametrize("name", ["classic", "titanic", "red-black"])
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=6)
+def test_seen_and_unseen_are_recounts(name: str, seed: int) -> None:
+    rules = RULESETS[name]
+    for game in positions(rules, seed, stops=10):
+        for seat in range(game.players):
+            seen = reference_seen(game, seat)
+            assert seen_by(game, seat) == seen
+            assert unseen_by(game, seat) == Counter({c: rules.decks for c in ALL_CARDS}) - seen
+
+
+@st.composite
+def suit_cards(draw: st.DrawFn) -> tuple[list[Card], TrumpContext, int]:
+    """Some cards of one effective suit under a random context and ruleset."""
+    rules = RULESETS[draw(st.sampled_from(sorted(RULESETS)))]
+    ctx = trump_context(draw(st.sampled_from(rules.level_ranks)),
+                        draw(st.sampled_from([None, *rules.suits.side_suits])),
+                        frozenset(rules.permanent_trumps), rules.suits)
+    suit = draw(st.sampled_from(sorted(set(ctx.eff))))
+    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit] * rules.copies
+    cards = draw(st.lists(st.sampled_from(range(len(pool))), min_size=1, max_size=24,
+                          unique=True))
+    width = 2 if rules.play is PlayStyle.CHANGZHU else rules.max_width
+    return [pool[i] for i in cards], ctx, width
+
+
+@given(suit_cards())
+@settings(max_examples=300)
+def test_decompose_agrees_with_the_greedy(case: tuple[list[Card], TrumpContext, int]) -> None:
+    cards, ctx, width = case
+    assert decompose(cards, ctx, width) == decompose_greedy(holding_of(cards, ctx), ctx, width)
+
+
+@given(suit_cards(), st.integers(0, 5))
+@settings(max_examples=200)
+def test_multisets_are_each_distinct_multiset_once(
+        case: tuple[list[Card], TrumpContext, int], n: int) -> None:
+    cards = case[0][:12]
+    assert multisets(cards, n) == reference_multisets(cards, n)
+    assert multisets(cards, n, 3) == reference_multisets(cards, n)[:3]
+
+
+@st.composite
+def constructed_follow(draw: st.DrawFn, names: Sequence[str]
+                       ) -> tuple[Game, Lead, list[Card], TrumpContext]:
+    """A lead of one suit and a follower holding more of that suit (and some others):
+    any cards for a classic lead, any pattern for a changzhu one (each kind as likely)."""
+    rules = RULESETS[draw(st.sampled_from(names))]
+    game = Game(rules, 0)
+    ctx = trump_context(draw(st.sampled_from(rules.level_ranks)),
+                        draw(st.sampled_from([None, *rules.suits.side_suits])),
+                        frozenset(rules.permanent_trumps), rules.suits)
+    suit = draw(st.sampled_from(sorted(set(ctx.eff))))
+    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit] * rules.copies
+    order = draw(st.permutations(range(len(pool))))
+    leader = [pool[i] for i in order[: len(pool) // 2]]
+    prules = game.play_rules
+    if isinstance(prules, ChangzhuPlay):
+        holding = holding_of(leader, ctx)
+        options = [(c,) for c in leader] + [
+            unit_cards(u, leader, ctx) for n in range(1, 6)
+            for u in _candidates(holding, ctx, 2, n)] + list(
+                _changzhu_patterns(leader, ctx, prules))
+        by_pattern: dict[str, list[Cards]] = {}
+        for cards in options:
+            by_pattern.setdefault(prules.lead(cards, ctx).pattern, []).append(cards)
+        lead_cards = draw(st.sampled_from(by_pattern[draw(st.sampled_from(sorted(by_pattern)))]))
+    else:
+        picked = draw(st.lists(st.integers(0, len(leader) - 1), min_size=1, max_size=6,
+                                unique=True))
+        lead_cards = tuple(leader[i] for i in sorted(picked))
+    lead = prules.lead(lead_cards, ctx)
+    rest = [pool[i] for i in order[len(pool) // 2:]]
+    assume(len(rest) > lead.size)
+    held = draw(st.integers(lead.size + 1, min(len(rest), lead.size + 16)))
+    others = [c for c in ALL_CARDS if ctx.eff[c.index] != suit][:draw(st.integers(0, 4))]
+    return game, lead, rest[:held] + others, ctx
+
+
+def _agrees_with_trying_every_candidate(game: Game, lead: Lead, hand: list[Card],
+                                        ctx: TrumpContext) -> None:
+    led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+    candidates = multisets(led, lead.size, FOLLOW_BUDGET + 1)
+    if len(candidates) > FOLLOW_BUDGET:
+        return  # the random positions above check the budget
+    legal = {tuple(sorted(c.index for c in cards)) for cards in candidates
+             if accepted(game, lead, cards, hand, ctx)}
+    fast = legal_follows(game, lead, hand, ctx)
+    keys = [tuple(sorted(c.index for c in cards)) for cards in fast]
+    assert len(set(keys)) == len(keys)
+    assert set(keys) == legal
+
+
+@given(constructed_follow(["changzhu"]))
+@settings(max_examples=300)
+def test_changzhu_follows_are_what_trying_every_candidate_finds(
+        case: tuple[Game, Lead, list[Card], TrumpContext]) -> None:
+    _agrees_with_trying_every_candidate(*case)
+
+
+@given(constructed_follow(["classic", "four-decks", "titanic", "one-deck", "red-black"]))
+@settings(max_examples=200)
+def test_classic_follows_are_what_trying_every_candidate_finds(
+        case: tuple[Game, Lead, list[Card], TrumpContext]) -> None:
+    _agrees_with_trying_every_candidate(*case)
+
+
+@given(suit_cards(), suit_cards())
+@settings(max_examples=300)
+def test_follow_amounts_are_the_follow_values(
+        case: tuple[list[Card], TrumpContext, int], lead_case: tuple[list[Card], TrumpContext, int]
+        ) -> None:
+    cards, ctx, width = case
+    lead = decompose([c for c in lead_case[0] if ctx.eff[c.index] == ctx.eff[cards[0].index]]
+                     or cards[:3], ctx, width)
+    holding = holding_of(cards, ctx)
+    assert follow_amounts(holding, lead, ctx) == [o.amount for o in follow_value(holding, lead, ctx)]
