@@ -86,7 +86,7 @@ def has(key: str) -> bool:
 @cache
 def _keys() -> frozenset[str]:
     return frozenset(m.id for m in read_catalogue(SOURCE)
-                     if m.id and not m.context and not m.pluralizable)
+                     if isinstance(m.id, str) and m.id and not m.context)
 
 
 def _text(locale: str | None, key: str, params: dict[str, Any]) -> str:
@@ -106,7 +106,9 @@ def template(locale: str | None, key: str, count: int | None = None) -> str:
     """A text as written, unformatted (English where the language lacks it).
 
     A text with plural forms gives its form for ``count`` (for "several" without one)."""
-    return _text(locale, key, {} if count is None else {_texts(SOURCE).counters.get(key, "count"): count})
+    if count is None:
+        return _text(locale, key, {})
+    return _text(locale, key, {_texts(SOURCE).counters.get(key, "count"): count})
 
 
 def say(locale: str | None, key: str, **params: Any) -> str:

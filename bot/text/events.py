@@ -93,8 +93,8 @@ def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str |
         result = params.get("result")
         if result is None:
             return None
-        return "\n".join(result_lines(locale, result) + [
-            say(locale, "result_next_dealer", name=name(result.next_dealer))])
+        return "\n".join([*result_lines(locale, result),
+                          say(locale, "result_next_dealer", name=name(result.next_dealer))])
     key = "ev_" + kind + ("_ruff" if params.get("ruff") else "")
     if not has(key):
         return None
