@@ -208,7 +208,8 @@ class TableService:
         try:
             rules = ruleset(preset, **options)
         except EngineError as exc:
-            raise BotError("bad_rules", exc.message) from None
+            raise BotError("bad_rules", exc.message, code=exc.code,
+                           engine_params=exc.params) from None
         table = Table(channel_id, guild_id, user_id, rules.preset, dict(options),
                       settings or self.default_settings, [None] * rules.players, locale)
         table.seats[0] = Seat("human", user_id, name)

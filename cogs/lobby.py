@@ -14,6 +14,7 @@ from bot.services import Services, services_of
 from bot.stats.settings import parse_option_text
 from bot.table_data import AI_LEVELS
 from bot.text.catalogue import say
+from bot.text.events import rules_text
 from bot.tree import locale_of, reply
 from bot.ui.buttons import LetInButton, TableButton, join_or_ask
 from cogs.group import ShengjiCog, can_manage_server, channel_of, subcommand
@@ -83,6 +84,7 @@ class Lobby(ShengjiCog):
                                      level=level))
 
     @subcommand("removebot", "Free a computer player's seat")
+    @app_commands.describe(seat="The computer player's seat number")
     async def removebot(self, interaction: discord.Interaction,
                         seat: app_commands.Range[int, 1, 6]) -> None:
         await self.services.tables.remove_ai(channel_of(interaction), interaction.user.id,
@@ -124,10 +126,9 @@ class Lobby(ShengjiCog):
         try:
             options = ruleset(preset).describe()
         except EngineError as exc:
-            raise BotError("bad_rules", reason=exc.message) from None
-        lines = [f"**{preset}**"] + [f"`{k}` = {v or '—'}" for k, v in options
-                                     if k != "preset"]
-        await reply(interaction, "\n".join(lines))
+            raise BotError("bad_rules", exc.message, code=exc.code,
+                           engine_params=exc.params) from None
+        await reply(interaction, rules_text(locale_of(interaction), preset, options))
 
 
 async def setup(bot: commands.Bot) -> None:

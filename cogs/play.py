@@ -60,6 +60,7 @@ class Play(ShengjiCog):
         await self._with_cards(interaction, self.services.tables.declare, cards)
 
     @subcommand("bury", "Bury the kitty (cards or numbers)")
+    @app_commands.describe(cards="The cards, or the numbers under your hand picture")
     async def bury(self, interaction: discord.Interaction, cards: str) -> None:
         await self._with_cards(interaction, self.services.tables.bury, cards)
 
@@ -72,6 +73,7 @@ class Play(ShengjiCog):
                                may_be_empty=True)
 
     @subcommand("return", "changzhu 回牌: give cards back after a stick")
+    @app_commands.describe(cards="The cards, or the numbers under your hand picture")
     async def give_back(self, interaction: discord.Interaction, cards: str) -> None:
         await self._with_cards(interaction, self.services.tables.give_back, cards)
 

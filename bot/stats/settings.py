@@ -22,10 +22,9 @@ def parse_option_text(text: str | None) -> dict[str, str]:
             continue
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise BotError("bad_rules", reason=f"write options as name=value, not {part!r}")
+            raise BotError("options_syntax", part=part)
         if key.strip().lower() == "preset":
-            raise BotError("bad_rules", reason="choose the preset with the `preset` option, "
-                           "not in `options`")
+            raise BotError("options_preset")
         out[key] = value
     return out
 
@@ -95,7 +94,8 @@ class ServerSettingsService:
         try:
             ruleset(new_preset or "classic", **new_options)
         except EngineError as exc:
-            raise BotError("bad_rules", reason=exc.message) from None
+            raise BotError("bad_rules", exc.message, code=exc.code,
+                           engine_params=exc.params) from None
         settings = ServerSettings(
             preset=new_preset, options=new_options,
             turn_timer=current.turn_timer if turn_timer is None else float(turn_timer),

@@ -23,20 +23,21 @@ def parse_play(text: str, view: SeatView) -> list[Card]:
     """Cards typed as ``AS AS KS``, ``♠A ♠A ♠K`` or the numbers under the hand picture."""
     text = text.strip()
     if not text:
-        raise BotError("bad_cards", reason="no cards given")
+        raise BotError("cards_none")
     if _NUMBERS.match(text):
         order = hand_order(view)
         parts = [n for n in re.split(r"[\s,，]+", text) if n]
         if any(len(n) > 4 for n in parts):  # (and no int() of thousands of digits)
-            raise BotError("bad_cards", reason=f"your cards are numbered 1 to {len(order)}")
+            raise BotError("cards_numbered", count=len(order))
         numbers = [int(n) for n in parts]
         if len(set(numbers)) != len(numbers):
-            raise BotError("bad_cards", reason="a number appears twice")
+            raise BotError("cards_twice")
         bad = [n for n in numbers if not 1 <= n <= len(order)]
         if bad:
-            raise BotError("bad_cards", reason=f"your cards are numbered 1 to {len(order)}")
+            raise BotError("cards_numbered", count=len(order))
         return [order[n - 1] for n in numbers]
     try:
         return parse_cards(text)
     except EngineError as exc:
-        raise BotError("bad_cards", reason=exc.message) from None
+        raise BotError("bad_cards", exc.message, code=exc.code,
+                           engine_params=exc.params) from None

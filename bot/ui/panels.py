@@ -164,7 +164,8 @@ class PanelChoice(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]]
             try:
                 cards = parse_cards(self.item.values[0])
             except EngineError as exc:
-                raise BotError("bad_cards", reason=exc.message) from None
+                raise BotError("bad_cards", exc.message, code=exc.code,
+                           engine_params=exc.params) from None
             if self.kind == "declare":
                 await services.tables.declare(self.channel_id, interaction.user.id, cards)
             else:

@@ -23,7 +23,7 @@ import discord
 
 from bot.table_data import Table
 from bot.text.catalogue import say
-from bot.text.events import describe_event, trump_name
+from bot.text.events import describe_event, result_lines, trump_name
 from bot.ui.buttons import table_buttons
 from bot.ui.render import (
     person_to_act,
@@ -205,7 +205,7 @@ class DiscordPublisher:
             return
         picture = await result_picture(table.locale, result, names)
         channel = self.post.channel(table.channel_id)
-        text = "\n".join([*result.explain()[:-1], f"→ {names[result.next_dealer]}"])
+        text = "\n".join([*result_lines(table.locale, result), f"→ {names[result.next_dealer]}"])
         try:
             await channel.send(content=text[:1900], file=discord.File(
                 _bytes(picture.png), filename="result.png", description=picture.alt_text[:1024]))

@@ -8,12 +8,12 @@ never reach the channel.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 
 from bot.table_data import Table
 from bot.text.catalogue import say, template
-from bot.text.events import trump_name
+from bot.text.events import result_lines, trump_name
 from bot.ui.cards_input import hand_order
 from engine.cards import Card
 from engine.game import Dealing, HandOver, MatchOver, Playing
@@ -111,9 +111,12 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
     return "\n".join(lines)[:1900]
 
 
-def picture_labels(locale: str | None) -> Labels:
-    """The pictures' words in ``locale``'s language, from the catalogue."""
-    return Labels(**{f.name: template(locale, f"picture_{f.name}") for f in fields(Labels)})
+def picture_labels(locale: str | None, counts: Mapping[str, int] | None = None) -> Labels:
+    """The pictures' words in ``locale``'s language, from the catalogue; ``counts`` picks
+    the plural form of a word whose number the caller knows (the picture fills in ``{n}``)."""
+    counts = counts or {}
+    return Labels(**{f.name: template(locale, f"picture_{f.name}", counts.get(f.name))
+                     for f in fields(Labels)})
 
 
 def table_scene(table: Table) -> TableScene:
@@ -177,7 +180,7 @@ async def hand_picture(view: SeatView, *, unplayable: Sequence[Card] = (),
     """The seat's hand; its words in ``locale``'s language (English by default)."""
     rendered, _ = await asyncio.to_thread(render_hand, view.hand, view.ctx,
                                           unplayable=unplayable, new=new,
-                                          labels=picture_labels(locale))
+                                          labels=picture_labels(locale, {"hand": len(view.hand)}))
     return rendered
 
 
@@ -189,6 +192,6 @@ async def result_picture(locale: str, result: HandResult, names: Sequence[str]) 
                LevelChange(f"{teams[1 - defenders]}", result.old_levels[1].label,
                            result.new_levels[1].label)]
     scene = ResultScene(list(result.kitty), result.multiplier, result.attacker_points,
-                        changes, names[result.next_dealer], result.explain()[:-1])
+                        changes, names[result.next_dealer], result_lines(locale, result))
     return await asyncio.to_thread(render_result, scene, labels=picture_labels(locale))
 

@@ -79,9 +79,10 @@ async def test_realistic_bad_inputs_are_refused_with_reasons(tmp_path: Path) -> 
         await play_until(world, lambda: "is burying" in table_message(world).content
                          or " to play." in table_message(world).content, [])
         status = table_message(world).content
+        # a person buries (the kitty then waits for them): the other one tries to
         burier = alice if "Alice is burying" in status else bob
         other = bob if burier is alice else alice
-        if "is burying" in status:
+        if "Alice is burying" in status or "Bob is burying" in status:
             ix = await fake.slash(other, world.channel, "shengji", "bury",
                                   cards="1 2 3 4 5 6 7 8")
             await answered(ix)
