@@ -157,8 +157,9 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """One scored hand. Teams are numbered as the engine does (``Game.team_of``); levels are
-    per team (index = team) as rank labels, so per-player levels follow from the seats."""
+    """One scored hand. Teams are numbered as the engine does (``Ruleset.seating.holder``);
+    levels are per team (index = team) as rank labels, so per-player levels follow from the
+    seats."""
 
     match_id: int
     hand_no: int  # 0-based, Game.hand_number
@@ -680,7 +681,7 @@ class SqliteStore(Store):
             for seat, record in enumerate(seats):
                 if record.user_id is not None:
                     await self._upsert_player(tx, guild_id, record.user_id, record.name, now)
-                # Partners sit opposite: the team is seat % 2, as engine.game.Game.team_of.
+                # Partners sit opposite: the team is seat % 2, as engine.teams.Seating.holder.
                 await tx.execute(
                     "INSERT INTO match_players (match_id, seat, guild_id, kind, user_id, name, "
                     "ai_level, team, ranked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -641,7 +641,7 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
                         candidates.append((joker,) * k + (a, a, b, b))
     else:
         for card, n in counts.items():
-            if card.is_joker or card.rank == phase.level:
+            if card.is_joker or card.rank == game.state.declaring_level(seat):
                 for k in range(2 if card.is_joker else 1, n + 1):
                     candidates.append((card,) * k)
     out = []

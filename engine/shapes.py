@@ -117,7 +117,10 @@ def longest_run(holding: Holding, ctx: TrumpContext, width: int, cap: int) -> tu
 
 
 def decompose(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> list[Unit]:
-    """Units of a play of one effective suit, largest first (RULES §1 "throw")."""
+    """Units of a play of one effective suit, largest first (RULES §1 "throw", §4
+    "Decomposing a throw"): tractors first, the one with the most cards first (the wider
+    on a tie), then the widest n-of-a-kind, then singles. ``5 5 5 6 6 7 7`` is the
+    tractor ``5 5 6 6 7 7`` and a single 5."""
     holding = holding_of(cards, ctx)
     order = distinct_strengths(holding, ctx)
     if order is None or max(holding.values()) >= 2 * max_width:
@@ -184,12 +187,16 @@ def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> lis
     highest on a tie), then n-of-a-kind."""
     holding = dict(holding)
     units: list[Unit] = []
-    for width in range(max_width, 1, -1):
-        while True:
+    while True:
+        best = (0, 0, 0, 0)  # (cards, width, top, length)
+        for width in range(max_width, 1, -1):
             top, length = longest_run(holding, ctx, width, cap=99)
-            if length < 2:
-                break
-            units.append(_take_run(holding, ctx, width, top, length))
+            if length >= 2 and (width * length, width) > best[:2]:
+                best = (width * length, width, top, length)
+        if not best[0]:
+            break
+        units.append(_take_run(holding, ctx, best[1], best[2], best[3]))
+    for width in range(max_width, 1, -1):
         for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
             while holding.get(ident, 0) >= width:
                 units.append(_take_run(holding, ctx, width, ctx.strength[ident], 1))
@@ -361,12 +368,14 @@ def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]
     structure, or None when the play does not have that structure (and cannot win).
 
     The deciding component is the lead's largest (``lead`` is sorted largest first).
-    Tier 1: a triple-tractor standing for a pair-tractor of as many cards, which beats
-    any pair-tractor (RULES §4 titanic); tier 0 otherwise.
+    A wider tractor of as many cards stands for a tractor lead and beats any tractor of
+    the led width (RULES §4: a triple tractor beats a pair tractor, a quad tractor a
+    triple tractor, with the same number of cards); its tier is how much wider it is.
     """
     first, rest = lead[0], list(lead[1:])
-    shapes = [(1, 3, first.size // 3)] if (first.width == 2 and first.is_tractor
-                                            and first.size % 3 == 0) else []
+    shapes = [(width - first.width, width, first.size // width)
+              for width in range(4, first.width, -1)
+              if first.is_tractor and first.size % width == 0 and first.size // width >= 2]
     shapes.append((0, first.width, first.length))
     for tier, width, length in shapes:
         for cand in _candidates(holding, ctx, width, length):

@@ -77,7 +77,7 @@ class _Outstanding(dict[int, Holding]):
 
 
 def _opponents(state: PlayState, seat: int) -> list[int]:
-    return [s for s in range(state.players) if s % 2 != seat % 2]
+    return [s for s in range(state.players) if not state.same_side(s, seat)]
 
 
 def _still_to_play(state: PlayState, seat: int) -> list[int]:
@@ -105,7 +105,7 @@ def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit:
     assert lead is not None
     if key is None:
         return False
-    later = [s for s in _still_to_play(state, seat) if s % 2 != seat % 2]
+    later = [s for s in _still_to_play(state, seat) if not state.same_side(s, seat)]
     if not later:
         return True
     first = lead.units[0]
@@ -137,7 +137,8 @@ def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
     max_width = 2 if changzhu else state.rules.max_width
     out = _Outstanding(state, seat)
     opps = _opponents(state, seat)
-    partner = (seat + 2) % state.players
+    partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
+                   seat)
     voids = state.voids
     trumps_out = bool(out.get(TRUMP))
     by_suit: dict[int, list[Card]] = {}
@@ -215,7 +216,7 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
     best_seat = state.plays[state.best][0]
     best_cards = state.plays[state.best][1]
     out = _Outstanding(state, seat)
-    partner_winning = best_seat % 2 == seat % 2
+    partner_winning = state.same_side(best_seat, seat)
     best_suit = eff[best_cards[0].index]
     secure = partner_winning and _secure(state, seat, state.best_key, best_suit, out)
     last = not _still_to_play(state, seat)
