@@ -308,8 +308,7 @@ class _SuitLeads:
             else:
                 same.append(card)
         order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
-        self.choice_free = max(len(same) for same in by_ident.values()) < 2 * max_width and \
-            all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
+        self.choice_free = all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
         self._order = order if self.choice_free else None
         self.leads += (_distinct_units(order, by_ident, strength, max_width)
                        if self.choice_free else _units_of(by_ident, ctx, max_width))
@@ -361,9 +360,9 @@ class _SuitLeads:
             others = unseen.holding(suit)
             return [throw for throw in self._groups(key)
                     if _sure(throw, others, self.ctx, self.max_width)]
-        # Without choices in the decomposition, components of a decomposition never
-        # touch (a tractor is a maximal run; n-of-a-kind stand apart from runs and from
-        # each other): any of them together decompose into just those components.
+        # Without choices in the decomposition (one ident per strength), any components
+        # of a decomposition together decompose into just those components: removing
+        # whole components never lets a longer tractor form across what is left.
         found = self._throws.get(key)
         if found is None:
             found = self._throws[key] = self._groups(key)

@@ -123,7 +123,7 @@ def decompose(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> list[
     tractor ``5 5 6 6 7 7`` and a single 5."""
     holding = holding_of(cards, ctx)
     order = distinct_strengths(holding, ctx)
-    if order is None or max(holding.values()) >= 2 * max_width:
+    if order is None:
         return decompose_greedy(holding, ctx, max_width)
     return decompose_distinct(order, holding, ctx, max_width)
 
@@ -140,27 +140,63 @@ def distinct_strengths(holding: Holding, ctx: TrumpContext) -> list[int] | None:
 def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, max_width: int
                        ) -> list[Unit]:
     """``decompose`` of a holding whose idents (``order``, strongest first) all differ in
-    strength and none holds 2 x max_width copies. The greedy then has no choice to make,
-    and a strength never holds two units of one width (fewer than w + 1 copies are left
-    for width w), so every maximal run is taken whole."""
+    strength: the same choices as ``decompose_greedy``, made on counts in strength order
+    (each strength has one ident, so no ident is chosen and no run is looked up)."""
     strength = ctx.strength
     if len(order) == sum(holding.values()):
         return [_kind(1, i, strength[i]) for i in order]
-    tractors: list[Unit] = []
-    kinds: list[Unit] = []
-    left = dict(holding)
-    for width in range(max_width, 1, -1):
-        present = [i for i in order if left[i] >= width]
-        for run in strength_runs(present, strength):
-            for ident in run:
-                left[ident] -= width
+    most = max(holding.values())
+    if most == 2 <= max_width:  # pairs only: each maximal run of pairs is a tractor
+        tractors: list[Unit] = []
+        pairs: list[Unit] = []
+        for run in strength_runs([i for i in order if holding[i] >= 2], strength):
             if len(run) > 1:
-                tractors.append(Unit(width, len(run), strength[run[0]], tuple(run)))
+                tractors.append(Unit(2, len(run), strength[run[0]], tuple(run)))
             else:
-                kinds.append(_kind(width, run[0], strength[run[0]]))
+                pairs.append(_kind(2, run[0], strength[run[0]]))
+        if len(tractors) > 1:
+            tractors.sort(key=unit_order)
+        return tractors + pairs + [_kind(1, i, strength[i]) for i in order if holding[i] != 2]
+    counts = [holding[i] for i in order]
+    # joined[k]: order[k] and order[k + 1] are consecutive strengths
+    joined = [strength[a] == strength[b] + 1 for a, b in zip(order, order[1:])] + [False]
+    widest = min(max_width, most)
+    tractors = []
+    while widest > 1:  # the tractor with the most cards (the wider, then the higher, on a tie)
+        best = (0, 0, 0, 0)  # (cards, width, start, length)
+        for width in range(widest, 1, -1):
+            start = length = 0
+            longest = (0, 0)  # (length, start): the first found is the highest
+            for k, count in enumerate(counts):
+                if count >= width:
+                    if not length:
+                        start = k
+                    length += 1
+                    if length > longest[0]:
+                        longest = (length, start)
+                    if not joined[k]:
+                        length = 0
+                else:
+                    length = 0
+            if longest[0] >= 2 and (width * longest[0], width) > best[:2]:
+                best = (width * longest[0], width, longest[1], longest[0])
+        cards, width, start, length = best
+        if not cards:
+            break
+        for k in range(start, start + length):
+            counts[k] -= width
+        tractors.append(Unit(width, length, strength[order[start]],
+                             tuple(order[start:start + length])))
+    kinds: list[Unit] = []
+    for width in range(max_width, 1, -1):
+        for k, ident in enumerate(order):
+            while counts[k] >= width:
+                counts[k] -= width
+                kinds.append(_kind(width, ident, strength[ident]))
     if len(tractors) > 1:
         tractors.sort(key=unit_order)
-    return tractors + kinds + [_kind(1, i, strength[i]) for i in order for _ in range(left[i])]
+    return tractors + kinds + [_kind(1, ident, strength[ident])
+                               for k, ident in enumerate(order) for _ in range(counts[k])]
 
 
 def strength_runs(idents: list[int], strength: Sequence[int]) -> list[list[int]]:

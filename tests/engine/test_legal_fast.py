@@ -35,6 +35,7 @@ from engine.shapes import (
     _candidates,
     decompose,
     decompose_greedy,
+    distinct_strengths,
     follow_amounts,
     follow_value,
     holding_of,
@@ -251,6 +252,27 @@ def suit_cards(draw: st.DrawFn) -> tuple[list[Card], TrumpContext, int]:
 def test_decompose_agrees_with_the_greedy(case: tuple[list[Card], TrumpContext, int]) -> None:
     cards, ctx, width = case
     assert decompose(cards, ctx, width) == decompose_greedy(holding_of(cards, ctx), ctx, width)
+
+
+@given(suit_cards(), st.data())
+@settings(max_examples=300)
+def test_components_together_decompose_into_themselves(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """What engine.legal's cached throws rely on where each strength has one ident."""
+    cards, ctx, width = case
+    assume(distinct_strengths(holding_of(cards, ctx), ctx) is not None)
+    parts = decompose(cards, ctx, width)
+    assume(len(parts) >= 2)
+    chosen = data.draw(st.lists(st.sampled_from(range(len(parts))), min_size=2, unique=True))
+    pool = list(cards)
+    throw: list[Card] = []
+    for i, unit in enumerate(parts):
+        unit_of_cards = unit_cards(unit, pool, ctx)
+        for card in unit_of_cards:
+            pool.remove(card)
+        if i in chosen:
+            throw += unit_of_cards
+    assert decompose(throw, ctx, width) == [parts[i] for i in sorted(chosen)]
 
 
 @given(suit_cards(), st.integers(0, 5))
