@@ -1,6 +1,7 @@
 """Engine speed: full random hands per second, legal-play enumeration, play checks.
 
-Run: .venv/bin/python bench/engine.py [--hands N] [--rounds R] [--preset NAME ...]
+Run: .venv/bin/python bench/engine.py [--hands N] [--rounds R]
+     [--preset NAME[:option=value,...] ...]
 Every hand is dealt card by card with random declarations, buried, played to the end
 with random legal plays through ``Game.apply`` (all validation on) and scored. The
 presets take turns, round after round, and each figure is the median over the rounds;
@@ -29,9 +30,18 @@ CLOCK = time.process_time
 EXTRA = {"four-decks": ("classic", {"decks": 4})}
 
 
-def rules_of(preset: str) -> Ruleset:
-    name, options = EXTRA.get(preset, (preset, {}))
-    return ruleset(name, **options)
+#: Every preset, four decks, and find-friends' other tables.
+DEFAULT = ["classic", "changzhu", "one-deck", "red-black", "titanic", "four-decks", "six",
+           "three-bid", "find-friends", "find-friends:decks=3",
+           "find-friends:players=6,decks=3"]
+
+
+def rules_of(spec: str) -> Ruleset:
+    """``preset``, ``four-decks``, or ``preset:option=value,...``."""
+    name, _, rest = spec.partition(":")
+    base, options = EXTRA.get(name, (name, {}))
+    options = {**options, **dict(item.split("=", 1) for item in rest.split(",") if item)}
+    return ruleset(base, **options)
 
 
 def hands_per_second(preset: str, hands: int) -> float:
@@ -74,8 +84,8 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--preset", nargs="*", default=["classic", "changzhu", "one-deck",
-                                                        "red-black", "titanic", "four-decks"])
+    parser.add_argument("--preset", nargs="*", default=DEFAULT,
+                        help="presets, or preset:option=value,...")
     args = parser.parse_args()
     found: dict[str, list[tuple[float, float, float, float]]] = {p: [] for p in args.preset}
     for _ in range(args.rounds):

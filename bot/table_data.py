@@ -12,7 +12,8 @@ from typing import Any
 
 from bot.store import SeatKind, SeatRecord, TableRecord, TableStatus
 from engine.game import Burying, Dealing, Game, Playing, Swapping
-from engine.rules import Ruleset, ruleset
+from engine.rules import PRESETS, Ruleset, ruleset
+from engine.teams import Formation
 
 log = logging.getLogger(__name__)
 
@@ -134,3 +135,13 @@ class Table:
         if isinstance(phase, Playing):
             return phase.turn
         return None
+
+
+def hosted(rules: Ruleset) -> bool:
+    """Rules the tables can host today: four seats in fixed partnerships. (The engine also
+    plays 3, 5 and 6 seats, called friends and bids; their Discord side is not built.)"""
+    return rules.players == 4 and rules.seating.formation is Formation.FIXED
+
+
+#: The presets a table can be opened with (the command's choices).
+HOSTED_PRESETS = tuple(name for name in PRESETS if hosted(ruleset(name)))

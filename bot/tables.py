@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from bot.errors import BotError
 from bot.outbox import Outbox
 from bot.store import HandRecord, SeatRecord, Store, StoreError, TableRecord
-from bot.table_data import AI_LEVELS, Seat, Table, TableSettings
+from bot.table_data import AI_LEVELS, Seat, Table, TableSettings, hosted
 from engine.actions import (
     Action,
     Bury,
@@ -210,6 +210,8 @@ class TableService:
         except EngineError as exc:
             raise BotError("bad_rules", exc.message, code=exc.code,
                            engine_params=exc.params) from None
+        if not hosted(rules):
+            raise BotError("not_hosted_yet", preset=rules.preset)
         table = Table(channel_id, guild_id, user_id, rules.preset, dict(options),
                       settings or self.default_settings, [None] * rules.players, locale)
         table.seats[0] = Seat("human", user_id, name)

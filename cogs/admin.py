@@ -9,12 +9,12 @@ from discord.ext import commands
 
 from bot.errors import BotError
 from bot.services import Services, services_of
+from bot.table_data import HOSTED_PRESETS
 from bot.tree import locale_of, reply
 from bot.ui.leaderboard import settings_text
 from cogs.group import ShengjiCog, can_manage_server, server_of, subcommand
-from engine.rules import PRESETS
 
-PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in HOSTED_PRESETS]
 
 
 class Admin(ShengjiCog):

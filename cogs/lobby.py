@@ -12,16 +12,16 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.services import Services, services_of
 from bot.stats.settings import parse_option_text
-from bot.table_data import AI_LEVELS
+from bot.table_data import AI_LEVELS, HOSTED_PRESETS
 from bot.text.catalogue import say
 from bot.text.events import rules_text
 from bot.tree import locale_of, reply
 from bot.ui.buttons import LetInButton, TableButton, join_or_ask
 from cogs.group import ShengjiCog, can_manage_server, channel_of, subcommand
 from engine.errors import EngineError
-from engine.rules import PRESETS, ruleset
+from engine.rules import ruleset
 
-PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in HOSTED_PRESETS]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
 
 

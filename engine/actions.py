@@ -68,16 +68,73 @@ class NextHand:
     """Start the next hand after a hand has been scored."""
 
 
-Action = Deal | Declare | ReturnCards | EndDeal | Bury | SwapKitty | Play | NextHand
+@dataclass(frozen=True)
+class CallFriends:
+    """find-friends: after burying, the dealer names the called cards and, for each,
+    which copy counts (1: the first one played). ``cards[i]`` goes with ``copies[i]``."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    copies: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Bid:
+    """three-bid: the attackers' threshold ``points`` this seat would defend alone."""
+
+    seat: int
+    points: int
+
+
+@dataclass(frozen=True)
+class PassBid:
+    """three-bid: no (lower) bid; a seat that passed bids no more."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class NameTrump:
+    """three-bid: the dealer names the trump suit (S H D C) or "none" after burying."""
+
+    seat: int
+    trump: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """find-friends ``level_transfer``: where the levels a must-play rank stopped go:
+    ``target`` a teammate (they go up) or an opponent (they go down); None: nowhere."""
+
+    seat: int
+    target: int | None = None
+
+
+@dataclass(frozen=True)
+class AnswerTransfer:
+    """``level_transfer``: a teammate offered levels accepts them or refuses (a winner may
+    refuse a gift)."""
+
+    seat: int
+    accept: bool
+
+
+Action = (Deal | Declare | ReturnCards | EndDeal | Bury | SwapKitty | Play | NextHand
+          | CallFriends | Bid | PassBid | NameTrump | Transfer | AnswerTransfer)
 _ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in
                                   (Deal, Declare, ReturnCards, EndDeal, Bury, SwapKitty, Play,
-                                   NextHand)}
+                                   NextHand, CallFriends, Bid, PassBid, NameTrump, Transfer,
+                                   AnswerTransfer)}
+#: Fields that hold text or numbers rather than cards.
+_PLAIN_FIELDS = {"trump", "copies", "target", "points", "seat", "count", "accept"}
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(action).__name__}
     for name, value in vars(action).items() if hasattr(action, "__dict__") else ():
-        out[name] = format_cards(value) if isinstance(value, tuple) else value
+        if isinstance(value, tuple):
+            value = list(value) if name in _PLAIN_FIELDS else format_cards(value)
+        out[name] = value
     return out
 
 
@@ -91,7 +148,18 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         for name, value in data.items():
             if name == "type":
                 continue
-            kwargs[name] = tuple(parse_cards(value)) if isinstance(value, str) else int(value)
+            if name == "trump":
+                kwargs[name] = str(value)
+            elif name == "accept":
+                kwargs[name] = bool(value)
+            elif isinstance(value, list):
+                kwargs[name] = tuple(int(v) for v in value)
+            elif value is None and name == "target":
+                kwargs[name] = None
+            elif isinstance(value, str) and name not in _PLAIN_FIELDS:
+                kwargs[name] = tuple(parse_cards(value))
+            else:
+                kwargs[name] = int(value)
         return cls(**kwargs)  # type: ignore[no-any-return]
     except (TypeError, ValueError) as exc:
         raise EngineError("bad_action", f"malformed {kind} action: {exc}") from None

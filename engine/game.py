@@ -21,34 +21,47 @@ from typing import Any, ClassVar, NamedTuple
 
 from engine.actions import (
     Action,
+    AnswerTransfer,
+    Bid,
     Bury,
+    CallFriends,
     Deal,
     Declare,
     EndDeal,
     Event,
+    NameTrump,
     NextHand,
+    PassBid,
     Play,
     ReturnCards,
     SwapKitty,
+    Transfer,
     event,
 )
 from engine.bidding import Declaration, check_override, parse_declaration, trump_of_card
-from engine.cards import Card, Rank, deck, format_cards, points
+from engine.cards import Card, Rank, Suit, deck, format_cards, points
 from engine.errors import EngineError
-from engine.order import TRUMP, TrumpContext, TrumpSuit, trump_context
+from engine.order import TRUMP, Colour, SuitSystem, TrumpContext, TrumpSuit, trump_context
 from engine.patterns import ChangzhuPlay
 from engine.plays import ClassicPlay, Lead, PlayRules
+from engine.referee import failed_throw, kitty_ruling
 from engine.rules import DeclarationStyle, KittyTaker, NoBid, PlayStyle, Ruleset
 from engine.scoring import (
     ATTACKERS,
     DEFENDERS,
+    Climb,
     HandResult,
-    advance,
-    kitty_multiplier,
-    kitty_points,
+    LevelChange,
+    Row,
+    climb,
+    find_friends_steps,
+    jack_penalty,
     level_table,
+    lower,
+    three_bid_steps,
 )
-from engine.shapes import holding_of, unit_cards
+from engine.shapes import decompose
+from engine.teams import Formation, FriendCall, Seating, Sides, reveal
 
 Cards = tuple[Card, ...]
 Hands = tuple[Cards, ...]  # by seat
@@ -67,8 +80,24 @@ class Dealing:
     standing: Declaration | None
     declarations: tuple[Declaration, ...]
     pending_return: tuple[int, int, int] | None  # (sticker, victim, cards owed)
+    may_declare: frozenset[int] | None = None  # find-friends: the last hand's winners
+    fallback_dealer: int = 0  # who deals when ``dealer`` is None and nobody declares
 
     name: ClassVar[str] = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class Bidding:
+    """three-bid: the cards are dealt; players bid the threshold in turn (RULES §6)."""
+
+    hands: Hands
+    kitty: Cards
+    turn: int
+    standing: tuple[int, int] | None  # (seat, points) of the lowest bid so far
+    passed: frozenset[int]
+    bids: tuple[tuple[int, int | None], ...]  # (seat, points or None for a pass), in order
+
+    name: ClassVar[str] = "bid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +116,30 @@ class AfterDeal:
 class Burying(AfterDeal):
     kitty_size: int
     declaration: Declaration | None = None  # the standing one (its shown cards are public)
+    bid: int | None = None  # three-bid: the winning bid (the attackers' threshold)
 
     name: ClassVar[str] = "bury"
+
+
+@dataclass(frozen=True, slots=True)
+class CallingFriends(AfterDeal):
+    """find-friends: the dealer has buried and names the called cards (RULES §5)."""
+
+    kitty: Cards
+    declaration: Declaration | None = None
+
+    name: ClassVar[str] = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class NamingTrump(AfterDeal):
+    """three-bid: the dealer has buried and names the trump suit or no trump (RULES §6).
+    ``ctx`` is the no-trump order at the dealer's level until then (known to nobody)."""
+
+    kitty: Cards
+    bid: int
+
+    name: ClassVar[str] = "name_trump"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +167,9 @@ class Playing(AfterDeal):
     attacker_points: int
     tricks: tuple[tuple[Trick, int, int], ...]  # (trick, winner, points)
     declaration: Declaration | None
+    sides: Sides  # the defenders as everyone knows them (friends join when found)
+    calls: tuple[FriendCall, ...]  # find-friends: the called cards
+    bid: int | None  # three-bid: the attackers' threshold
 
     name: ClassVar[str] = "play"
 
@@ -130,15 +184,30 @@ class HandOver:
 
 
 @dataclass(frozen=True, slots=True)
+class Transferring:
+    """find-friends ``level_transfer``: each player whom a must-play rank stopped says
+    where the levels go, in turn (``offers``: (seat, levels), the first one's turn)."""
+
+    result: HandResult
+    hands_kitty: Cards
+    ctx: TrumpContext
+    offers: tuple[tuple[int, int], ...]
+    asked: int | None = None  # the teammate offered the first offer's levels, to answer
+
+    name: ClassVar[str] = "transfer"
+
+
+@dataclass(frozen=True, slots=True)
 class MatchOver:
     result: HandResult
-    winner_team: int
+    winner_team: int  # the winning team, or with levels by player the winning seat
     ctx: TrumpContext
 
     name: ClassVar[str] = "match_over"
 
 
-Phase = Dealing | Burying | Swapping | Playing | HandOver | MatchOver
+Phase = (Dealing | Bidding | Burying | CallingFriends | NamingTrump | Swapping | Playing
+         | HandOver | Transferring | MatchOver)
 
 
 def play_rules_for(rules: Ruleset) -> PlayRules:
@@ -149,12 +218,13 @@ def play_rules_for(rules: Ruleset) -> PlayRules:
 
 @dataclass(frozen=True, slots=True)
 class MatchState:
-    """Everything a match is between two actions. ``levels`` are by team (seat % 2);
-    ``dealer`` is None until the first hand's declarations decide it."""
+    """Everything a match is between two actions. ``levels`` are by level holder (a team,
+    or a player where levels are individual: ``Seating.holder``); ``dealer`` is None
+    until the first hand's declarations decide it."""
 
     rules: Ruleset
     seed: int
-    levels: tuple[Rank, Rank]
+    levels: tuple[Rank, ...]
     dealer: int | None
     hand_number: int
     phase: Phase
@@ -167,9 +237,12 @@ class MatchState:
         """A new match at its first deal. ``dealer``: who deals the first hand (None: the
         first declaration decides)."""
         first = rules.level_ranks[0]
-        by_team = (levels[0], levels[1]) if levels else (first, first)
-        return cls(rules, seed, by_team, dealer, 0, _new_deal(rules, seed, 0, by_team, dealer),
-                   play_rules_for(rules))
+        holders = rules.seating.level_holders
+        by_holder = tuple(levels) if levels else (first,) * holders
+        if len(by_holder) != holders:
+            raise EngineError("bad_levels", f"give {holders} levels", count=holders)
+        return cls(rules, seed, by_holder, dealer, 0,
+                   _new_deal(rules, seed, 0, by_holder, dealer), play_rules_for(rules))
 
     # -- questions about the state ------------------------------------------------------
 
@@ -177,11 +250,31 @@ class MatchState:
     def players(self) -> int:
         return self.rules.players
 
-    def team_of(self, seat: int) -> int:
-        return seat % 2
+    @property
+    def seating(self) -> Seating:
+        return self.rules.seating
 
-    def partner_of(self, seat: int) -> int:
-        return (seat + 2) % self.players
+    def level_of(self, seat: int) -> Rank:
+        """``seat``'s level (its team's, or its own where levels are individual)."""
+        return self.levels[self.seating.holder(seat)]
+
+    def sides(self) -> Sides | None:
+        """This hand's defenders as everyone knows them (None before the dealer is known)."""
+        phase = self.phase
+        if isinstance(phase, Playing):
+            return phase.sides
+        if isinstance(phase, (HandOver, Transferring, MatchOver)):
+            defenders = frozenset(phase.result.defenders)
+            return Sides(self.players, phase.result.dealer, defenders, True)
+        dealer = getattr(phase, "dealer", None)
+        return None if dealer is None else self.seating.sides(dealer)
+
+    def declaring_level(self, seat: int) -> Rank:
+        """The rank ``seat`` declares with: the hand's, or its own with levels by player."""
+        phase = self.phase
+        if self.seating.individual_levels or not isinstance(phase, Dealing):
+            return self.level_of(seat)
+        return phase.level
 
     @property
     def trump_hidden_during_deal(self) -> bool:
@@ -191,6 +284,9 @@ class MatchState:
         """The seats that may know the trump suit now."""
         everyone = list(range(self.players))
         phase = self.phase
+        if isinstance(phase, (Bidding, NamingTrump)) or (
+                isinstance(phase, Burying) and phase.bid is not None):
+            return []  # three-bid: the dealer names the trump after burying
         if isinstance(phase, Dealing):
             if phase.standing is None:
                 return []
@@ -206,10 +302,16 @@ class MatchState:
         if not isinstance(phase, Dealing):
             raise EngineError("wrong_phase", "declaring is only possible during the deal")
         seat = _seat(self, seat)
+        if self.rules.declaration is DeclarationStyle.NONE:
+            raise EngineError("no_declarations", "nobody declares in this game: the players "
+                              "bid after the deal")
+        if phase.may_declare is not None and seat not in phase.may_declare:
+            raise EngineError("may_not_declare", "only the winners of the last hand may "
+                              "declare", seats=sorted(phase.may_declare))
         if phase.pending_return is not None:
             raise EngineError("return_pending", "wait for the cards owed back (回牌)")
         _remove_cards(phase.hands[seat], cards)
-        decl = parse_declaration(seat, cards, phase.level, self.rules)
+        decl = parse_declaration(seat, cards, self.declaring_level(seat), self.rules)
         check_override(decl, phase.standing, self.rules)
         return decl
 
@@ -250,17 +352,20 @@ def _step(state: MatchState, phase: Phase, events: list[Event]) -> Step:
 
 # -- deal -----------------------------------------------------------------------------
 
-def _new_deal(rules: Ruleset, seed: int, hand_number: int, levels: tuple[Rank, Rank],
-              dealer: int | None) -> Dealing:
+def _new_deal(rules: Ruleset, seed: int, hand_number: int, levels: tuple[Rank, ...],
+              dealer: int | None, *, may_declare: frozenset[int] | None = None,
+              fallback: int = 0) -> Dealing:
     rng = random.Random(f"{seed}:{hand_number}")
     cards = deck(rules.decks)
     rng.shuffle(cards)
     kitty = tuple(cards[len(cards) - rules.kitty_size:])
     stock = tuple(cards[: len(cards) - rules.kitty_size])
-    level = levels[dealer % 2] if dealer is not None else levels[0]
+    seating = rules.seating
+    first = dealer if dealer is not None else fallback
+    level = levels[seating.holder(first)]
     return Dealing(level=level, dealer=dealer, hands=((),) * rules.players, stock=stock,
-                   kitty=kitty, next_seat=dealer or 0, standing=None, declarations=(),
-                   pending_return=None)
+                   kitty=kitty, next_seat=first, standing=None, declarations=(),
+                   pending_return=None, may_declare=may_declare, fallback_dealer=fallback)
 
 
 def _deal(state: MatchState, phase: Dealing, action: Deal) -> Step:
@@ -285,7 +390,8 @@ def _deal(state: MatchState, phase: Dealing, action: Deal) -> Step:
     dealing = Dealing(level=phase.level, dealer=phase.dealer, hands=tuple(hands), stock=stock,
                       kitty=phase.kitty, next_seat=(first + count) % players,
                       standing=phase.standing, declarations=phase.declarations,
-                      pending_return=phase.pending_return)
+                      pending_return=phase.pending_return, may_declare=phase.may_declare,
+                      fallback_dealer=phase.fallback_dealer)
     return _step(state, dealing, events)
 
 
@@ -345,6 +451,8 @@ def _end_deal(state: MatchState, phase: Dealing, action: EndDeal) -> Step:
     if phase.pending_return is not None:
         raise EngineError("return_pending", "the deal waits for the cards owed back (回牌)")
     rules = state.rules
+    if rules.teams is Formation.BID:
+        return _start_bidding(state, phase)
     decl = phase.standing
     trump: TrumpSuit | None
     if decl is not None:
@@ -356,12 +464,12 @@ def _end_deal(state: MatchState, phase: Dealing, action: EndDeal) -> Step:
         trump = None
     dealer = phase.dealer
     if dealer is None:
-        dealer = decl.seat if decl is not None else 0
+        dealer = decl.seat if decl is not None else phase.fallback_dealer
     declarer = decl.seat if decl is not None else None
     taker = dealer
     if rules.kitty_taker is KittyTaker.PARTNER_IF_DEALER_DECLARED and declarer == dealer:
-        taker = state.partner_of(dealer)
-    level = state.levels[state.team_of(dealer)]
+        taker = state.seating.teammates(dealer)[0]
+    level = state.level_of(dealer)
     ctx = _context(rules, level, trump)
     kitty = phase.kitty
     hands = _with_hand(phase.hands, taker, phase.hands[taker] + kitty)
@@ -393,6 +501,16 @@ def _bury(state: MatchState, phase: Burying, action: Bury) -> Step:
     events = [event("buried", seat=taker),
               event("kitty_buried", audience=taker, seat=taker, cards=kitty)]
     declarer = phase.declarer
+    if phase.bid is not None:
+        naming = NamingTrump(phase.level, phase.dealer, hands, phase.ctx, None, taker, kitty,
+                             phase.bid)
+        events.append(event("turn", seat=phase.dealer))
+        return _step(state, naming, events)
+    if state.rules.teams is Formation.CALLED:
+        calling = CallingFriends(phase.level, phase.dealer, hands, phase.ctx, declarer, taker,
+                                 kitty, phase.declaration)
+        events.append(event("turn", seat=phase.dealer))
+        return _step(state, calling, events)
     if state.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
         swapping = Swapping(phase.level, phase.dealer, hands, phase.ctx, declarer, taker,
                             kitty, phase.declaration)
@@ -424,13 +542,119 @@ def _swap(state: MatchState, phase: Swapping, action: SwapKitty) -> Step:
     return _start_play(state, phase, hands, kitty + give, events)
 
 
-def _start_play(state: MatchState, before: Burying | Swapping, hands: Hands, kitty: Cards,
-                events: list[Event]) -> Step:
+# -- find-friends: calling; three-bid: bidding and naming the trump --------------------
+
+def _call_friends(state: MatchState, phase: CallingFriends, action: CallFriends) -> Step:
+    dealer = phase.dealer
+    if action.seat != dealer:
+        raise EngineError("not_your_turn", f"seat {dealer} calls the friends")
+    wanted = state.rules.friends
+    if len(action.cards) != wanted or len(action.copies) != wanted:
+        raise EngineError("call_count", f"call exactly {wanted} friend"
+                          f"{'s' if wanted > 1 else ''}: a card and which copy of it",
+                          count=wanted)
+    decks = state.rules.decks
+    calls: list[FriendCall] = []
+    for card, copy in zip(action.cards, action.copies, strict=True):
+        if not 1 <= copy <= decks:
+            raise EngineError("call_copy", f"with {decks} decks a card has copies 1 to "
+                              f"{decks}", copies=decks)
+        if any(c.card == card and c.copy == copy for c in calls):
+            raise EngineError("call_twice", "each call names a different copy")
+        calls.append(FriendCall(card, copy))
+    events = [event("friends_called", seat=dealer, cards=action.cards,
+                    copies=tuple(action.copies))]
+    return _start_play(state, phase, phase.hands, phase.kitty, events, calls=tuple(calls))
+
+
+def _start_bidding(state: MatchState, phase: Dealing) -> Step:
+    first = 0 if state.dealer is None else (state.dealer + 1) % state.players
+    bidding = Bidding(hands=phase.hands, kitty=phase.kitty, turn=first, standing=None,
+                      passed=frozenset(), bids=())
+    return _step(state, bidding, [event("bidding", seat=first, max_bid=state.rules.max_bid),
+                                  event("turn", seat=first)])
+
+
+def _bid(state: MatchState, phase: Bidding, action: Bid | PassBid) -> Step:
+    seat = _seat(state, action.seat)
+    if seat != phase.turn:
+        raise EngineError("not_your_turn", f"it is seat {phase.turn}'s turn to bid",
+                          turn=phase.turn)
+    standing, passed = phase.standing, phase.passed
+    if isinstance(action, Bid):
+        points, top = action.points, state.rules.max_bid
+        if standing is not None and points >= standing[1]:
+            raise EngineError("bid_too_high", f"bid lower than the standing {standing[1]}",
+                              standing=standing[1])
+        if points % 5 or not 5 <= points <= top:
+            raise EngineError("bad_bid", f"a bid is a multiple of 5 from 5 to {top}",
+                              max_bid=top)
+        standing = (seat, points)
+        events = [event("bid", seat=seat, points=points)]
+        bids = (*phase.bids, (seat, points))
+    else:
+        passed = passed | {seat}
+        events = [event("bid_passed", seat=seat)]
+        bids = (*phase.bids, (seat, None))
+    players = state.players
+    if len(passed) == players:  # everybody passed: the next player deals again
+        dealer = 0 if state.dealer is None else (state.dealer + 1) % players
+        number = state.hand_number + 1
+        deal = _new_deal(state.rules, state.seed, number, state.levels, dealer)
+        events.append(event("redeal", dealer=dealer, number=number))
+        return Step(replace(state, dealer=dealer, hand_number=number, phase=deal),
+                    tuple(events))
+    if standing is not None and len(passed) == players - 1:
+        dealer, bid = standing
+        level = state.level_of(dealer)
+        ctx = _context(state.rules, level, None)
+        hands = _with_hand(phase.hands, dealer, phase.hands[dealer] + phase.kitty)
+        events += [event("bid_won", seat=dealer, points=bid),
+                   event("deal_ended", dealer=dealer, taker=dealer, declarer=None,
+                         level=level.label),
+                   event("kitty_taken", audience=dealer, seat=dealer, cards=phase.kitty)]
+        burying = Burying(level, dealer, hands, ctx, None, dealer, len(phase.kitty), None, bid)
+        return Step(replace(state, dealer=dealer, phase=burying), tuple(events))
+    turn = next((seat + k) % players for k in range(1, players + 1)
+                if (seat + k) % players not in passed)
+    events.append(event("turn", seat=turn))
+    return _step(state, Bidding(phase.hands, phase.kitty, turn, standing, passed, bids), events)
+
+
+def _name_trump(state: MatchState, phase: NamingTrump, action: NameTrump) -> Step:
+    if action.seat != phase.dealer:
+        raise EngineError("not_your_turn", f"seat {phase.dealer} names the trump")
+    trump = parse_trump(action.trump, state.rules.suits)
+    ctx = _context(state.rules, phase.level, trump)
+    events = [event("trump", trump=_trump_text(trump), level=phase.level.label)]
+    return _start_play(state, phase, phase.hands, phase.kitty, events, ctx=ctx,
+                       bid=phase.bid)
+
+
+def parse_trump(text: str, suits: SuitSystem = SuitSystem.STANDARD) -> TrumpSuit | None:
+    """A trump named in words: S H D C (red/black in red-black) or "none"."""
+    word = text.strip().lower()
+    if word in ("none", "no_trump", "no trump", "nt"):
+        return None
+    try:
+        if suits is SuitSystem.RED_BLACK:
+            return Colour(word)
+        return Suit(word.upper())
+    except ValueError:
+        raise EngineError("bad_trump", f"name a suit (S H D C) or none, not {text!r}"
+                          ) from None
+
+
+def _start_play(state: MatchState, before: Burying | Swapping | CallingFriends | NamingTrump,
+                hands: Hands, kitty: Cards, events: list[Event], *,
+                ctx: TrumpContext | None = None, calls: tuple[FriendCall, ...] = (),
+                bid: int | None = None) -> Step:
     dealer, declarer = before.dealer, before.declarer
-    playing = Playing(level=before.level, dealer=dealer, hands=hands, ctx=before.ctx,
+    playing = Playing(level=before.level, dealer=dealer, hands=hands, ctx=ctx or before.ctx,
                       declarer=declarer, taker=before.taker, kitty=kitty, trick=Trick(dealer),
                       turn=dealer, attacker_points=0, tricks=(),
-                      declaration=before.declaration)
+                      declaration=getattr(before, "declaration", None),
+                      sides=state.seating.sides(dealer), calls=calls, bid=bid)
     if state.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
         events.append(event("trump", trump=_trump_text(before.ctx.trump),
                             level=before.level.label, revealed_by=declarer))
@@ -456,34 +680,42 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     if lead is None:
         lead = rules.lead(cards, ctx)
         if lead.is_throw:
-            suit = lead.suit
-            others = [holding_of([c for c in phase.hands[s] if ctx.eff[c.index] == suit], ctx)
-                      for s in range(state.players) if s != seat]
-            forced = rules.throw_forced(lead, others, ctx)
-            if forced is not None:
-                kept = tuple(unit_cards(forced, cards, ctx))
-                penalty = state.rules.throw_penalty * (len(cards) - len(kept))
+            others = [phase.hands[s] for s in range(state.players) if s != seat]
+            failed = failed_throw(rules, state.rules, lead, cards, others, ctx)
+            if failed is not None:
+                penalty = failed.penalty
                 events.append(event("throw_failed", seat=seat, cards=cards,
-                                    forced=format_cards(kept), penalty=penalty))
-                # the penalty is credited to the other side of the thrower
-                defending = state.team_of(seat) == state.team_of(phase.dealer)
-                cards = kept
+                                    forced=format_cards(failed.kept), penalty=penalty))
+                # the penalty is credited to the other side of the thrower (as known now)
+                defending = phase.sides.is_defender(seat)
+                cards, lead = failed.kept, failed.lead
                 hand = _remove_cards(held, cards)
-                lead = rules.lead(cards, ctx)
                 attacker_points += penalty if defending else -penalty
     else:
         rules.check_follow(lead, cards, held, ctx)
     hands = _with_hand(phase.hands, seat, hand)
     trick = Trick(trick.leader, (*trick.plays, (seat, cards)), lead)
     events.append(event("played", seat=seat, cards=cards))
+    sides, calls = phase.sides, phase.calls
+    if calls and not sides.settled:
+        sides, calls, answered = reveal(sides, calls, seat, cards)
+        for call, new in answered:
+            if new:  # what the friend won so far was the defenders' all along
+                attacker_points -= sum(p for _, w, p in phase.tricks if w == seat)
+            events.append(event("friend_found" if new else "call_spent", seat=seat,
+                                cards=(call.card,), copy=call.copy,
+                                attacker_points=attacker_points))
     if len(trick.plays) < state.players:
         turn = (seat + 1) % state.players
         events.append(event("turn", seat=turn))
         playing = Playing(level=phase.level, dealer=phase.dealer, hands=hands, ctx=ctx,
                           declarer=phase.declarer, taker=phase.taker, kitty=phase.kitty,
                           trick=trick, turn=turn, attacker_points=attacker_points,
-                          tricks=phase.tricks, declaration=phase.declaration)
+                          tricks=phase.tricks, declaration=phase.declaration, sides=sides,
+                          calls=calls, bid=phase.bid)
         return _step(state, playing, events)
+    if sides is not phase.sides or calls is not phase.calls:
+        phase = replace(phase, sides=sides, calls=calls)
     return _finish_trick(state, phase, hands, trick, attacker_points, events)
 
 
@@ -495,7 +727,7 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
     index = state.play_rules.trick_winner(lead, plays, phase.ctx)
     winner = trick.plays[index][0]
     pts = sum(points(cards) for cards in plays)
-    if state.team_of(winner) != state.team_of(phase.dealer):
+    if not phase.sides.is_defender(winner):
         attacker_points += pts
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
     events.append(event("trick_won", seat=winner, points=pts, ruff=ruff,
@@ -515,59 +747,295 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
 def _score(state: MatchState, phase: Playing, last_winner: int, winning_play: Sequence[Card],
            events: list[Event]) -> Step:
     rules = state.rules
-    dealer = phase.dealer
-    defenders = state.team_of(dealer)
-    attackers = 1 - defenders
-    kitty_pts = kitty_points(rules, phase.kitty)
-    attackers_won_last = state.team_of(last_winner) == attackers
-    multiplier = 0
-    if attackers_won_last:
-        largest = state.play_rules.largest_component(winning_play, phase.ctx)
-        multiplier = kitty_multiplier(rules, largest, len(winning_play))
-        kitty_delta = kitty_pts * multiplier
-    else:
-        kitty_delta = -kitty_pts if rules.keep_kitty_subtracts else 0
-    total = phase.attacker_points + kitty_delta
-    row = level_table(rules).lookup(total)
-    old = (state.levels[defenders], state.levels[attackers])
-    new_def, new_att = old
-    winner_team: int | None = None
-    notes: list[str] = []
-    if row.side == DEFENDERS:
-        new_def, won = advance(rules, old[0], row.levels, as_defenders=True)
-        winner_team = defenders if won else None
-    elif row.side == ATTACKERS:
-        new_att, won = advance(rules, old[1], row.levels, as_defenders=False)
-        winner_team = attackers if won else None
-    if rules.j_fall and phase.level is Rank.JACK and attackers_won_last:
-        jacks = sum(1 for c in winning_play if c.rank is Rank.JACK)
-        if jacks:
-            new_def = rules.level_ranks[0] if jacks >= 2 else Rank.SIX
-            notes.append(f"J到6, 双J到底: the defenders fall to {new_def.label}.")
-            if winner_team == defenders:
-                winner_team = None
-    next_dealer = (dealer + 1) % state.players if row.take_over else state.partner_of(dealer)
+    sides = phase.sides.settle()  # a friend not found by now is no friend
+    attackers_won_last = not sides.is_defender(last_winner)
+    kitty = kitty_ruling(state.play_rules, rules, phase.kitty, winning_play, phase.ctx,
+                         attackers_won=attackers_won_last)
+    kitty_pts, multiplier, kitty_delta = kitty.points, kitty.multiplier, kitty.delta
+    hand = _HandEnd(state, phase, sides, last_winner, tuple(winning_play), attackers_won_last,
+                    phase.attacker_points + kitty_delta)
+    scored = _score_fixed if rules.teams is Formation.FIXED else _score_individual
+    outcome = scored(hand)
+    first_attacker = min(sides.attackers, key=lambda s: (s - phase.dealer) % state.players)
+    levels = outcome.levels
+    holder = state.seating.holder
     result = HandResult(
         trick_points=phase.attacker_points, kitty=phase.kitty,
         kitty_points=kitty_pts, last_trick_side=ATTACKERS if attackers_won_last
         else DEFENDERS, multiplier=multiplier, kitty_delta=kitty_delta,
-        attacker_points=total, row=row, side=row.side, levels=row.levels,
-        old_levels=old, new_levels=(new_def, new_att), dealer=dealer,
-        next_dealer=next_dealer, winner_team=winner_team, notes=tuple(notes))
-    levels = (new_def, new_att) if defenders == 0 else (new_att, new_def)
+        attacker_points=hand.total, row=outcome.row, side=outcome.row.side,
+        levels=outcome.row.levels,
+        old_levels=(state.level_of(phase.dealer), state.level_of(first_attacker)),
+        new_levels=(levels[holder(phase.dealer)], levels[holder(first_attacker)]),
+        dealer=phase.dealer, next_dealer=outcome.next_dealer,
+        winner_team=outcome.winner, notes=tuple(outcome.notes),
+        changes=_changes(state, levels, outcome.reasons, outcome.climbs),
+        defenders=tuple(sorted(sides.defenders)), bid=phase.bid,
+        next_declarers=outcome.next_declarers)
     events.append(event("hand_scored", result=result, cards=phase.kitty))
+    state = replace(state, levels=levels, dealer=outcome.next_dealer)
+    if outcome.offers and outcome.winner is None:
+        events.append(event("turn", seat=outcome.offers[0][0]))
+        return Step(replace(state, phase=Transferring(result, phase.kitty, phase.ctx,
+                                                      outcome.offers)), tuple(events))
+    return _end_hand(state, result, phase.kitty, phase.ctx, events)
+
+
+def _end_hand(state: MatchState, result: HandResult, kitty: Cards, ctx: TrumpContext,
+              events: list[Event]) -> Step:
     ended: Phase
-    if winner_team is not None:
-        ended = MatchOver(result, winner_team, phase.ctx)
-        events.append(event("match_over", team=winner_team))
+    if result.winner_team is not None:
+        ended = MatchOver(result, result.winner_team, ctx)
+        events.append(event("match_over", team=result.winner_team))
     else:
-        ended = HandOver(result, phase.kitty, phase.ctx)
-    return Step(replace(state, levels=levels, dealer=next_dealer, phase=ended), tuple(events))
+        ended = HandOver(result, kitty, ctx)
+    return Step(replace(state, phase=ended), tuple(events))
+
+
+@dataclass(frozen=True, slots=True)
+class _HandEnd:
+    """What every scoring rule reads at the end of a hand."""
+
+    state: MatchState
+    phase: Playing
+    sides: Sides
+    last_winner: int
+    winning_play: Cards
+    attackers_won_last: bool
+    total: int  # the attackers' points with the kitty
+
+
+@dataclass
+class _Outcome:
+    row: Row
+    levels: tuple[Rank, ...]
+    next_dealer: int
+    winner: int | None
+    reasons: dict[int, list[str]]  # by seat
+    climbs: dict[int, Climb]  # by seat
+    notes: list[str] = field(default_factory=list)
+    offers: tuple[tuple[int, int], ...] = ()
+    next_declarers: tuple[int, ...] = ()
+
+
+def _score_fixed(hand: _HandEnd) -> _Outcome:
+    """Fixed partnerships, team levels: the level table of the ruleset (RULES §2-§4)."""
+    state, phase, sides = hand.state, hand.phase, hand.sides
+    rules, seating, dealer = state.rules, state.seating, phase.dealer
+    row = level_table(rules).lookup(hand.total)
+    defenders = seating.holder(dealer)
+    attacker = next(iter(sides.attackers))
+    attackers = seating.holder(attacker)
+    levels = list(state.levels)
+    winner: int | None = None
+    reasons: dict[int, list[str]] = {}
+    climbs: dict[int, Climb] = {}
+    notes: list[str] = []
+    if row.side in (DEFENDERS, ATTACKERS):
+        holder = defenders if row.side == DEFENDERS else attackers
+        up = climb(rules, levels[holder], row.levels, as_defenders=row.side == DEFENDERS)
+        levels[holder] = up.level
+        winner = holder if up.won else None
+        for s in seating.seats_of_holder(holder):
+            climbs[s] = up
+            reasons[s] = ["defended" if row.side == DEFENDERS else
+                          "took_over" if row.levels == 1 or row.take_over else "attacked"]
+            if up.stopped:
+                reasons[s].append("must_play")
+    if rules.j_fall and phase.level is Rank.JACK and hand.attackers_won_last:
+        jacks = sum(1 for c in hand.winning_play if c.rank is Rank.JACK)
+        if jacks:
+            levels[defenders] = rules.level_ranks[0] if jacks >= 2 else Rank.SIX
+            notes.append(f"J到6, 双J到底: the defenders fall to {levels[defenders].label}.")
+            for s in sides.defenders:
+                reasons.setdefault(s, []).append("j_fall")
+            if winner == defenders:
+                winner = None
+    next_dealer = (dealer + 1) % state.players if row.take_over else \
+        seating.next_defender(dealer, sides.defenders)
+    return _Outcome(row, tuple(levels), next_dealer, winner, reasons, climbs, notes)
+
+
+def _score_individual(hand: _HandEnd) -> _Outcome:
+    """Levels by player: find-friends (RULES §5) and three-bid (RULES §6)."""
+    state, phase, sides = hand.state, hand.phase, hand.sides
+    rules, dealer, total = state.rules, phase.dealer, hand.total
+    defenders = sorted(sides.defenders, key=lambda s: (s - dealer) % state.players)
+    attackers = sorted(sides.attackers, key=lambda s: (s - dealer) % state.players)
+    steps: dict[int, int] = {}
+    if rules.teams is Formation.BID:
+        assert phase.bid is not None
+        side, n = three_bid_steps(total, phase.bid)
+        for seat in (defenders if side == DEFENDERS else attackers):
+            steps[seat] = n
+        row = Row(total, total + 1, side, n, False)
+    else:
+        side, (lead, rest) = find_friends_steps(total, len(defenders))
+        if side == DEFENDERS:
+            steps = {s: lead if s == dealer else rest for s in defenders}
+        else:
+            steps = dict.fromkeys(attackers, rest)
+        row = Row(total, total + 1, side, lead if side == DEFENDERS else rest,
+                  side == ATTACKERS)
+    levels = list(state.levels)
+    reasons: dict[int, list[str]] = {}
+    climbs: dict[int, Climb] = {}
+    winner: int | None = None
+    for seat, n in steps.items():
+        defending = side == DEFENDERS
+        if not n:
+            reasons[seat] = ["took_over"]
+            continue
+        # a must-play rank is passed only by defending a hand played at it
+        up = climb(rules, levels[seat], n,
+                   as_defenders=defending and levels[seat] == phase.level)
+        levels[seat] = up.level
+        climbs[seat] = up
+        reasons[seat] = ["defended" if defending else "attacked"]
+        if up.stopped:
+            reasons[seat].append("must_play")
+        if up.won and winner is None:
+            winner = seat
+    if rules.teams is Formation.CALLED and side == ATTACKERS and hand.attackers_won_last:
+        _kitty_penalties(hand, levels, reasons, defenders, attackers)
+    offers: tuple[tuple[int, int], ...] = ()
+    if rules.level_transfer:
+        offers = tuple((s, climbs[s].stopped) for s in (*defenders, *attackers)
+                       if s in climbs and climbs[s].stopped)
+    if rules.teams is Formation.BID:
+        return _Outcome(row, tuple(levels), dealer, winner, reasons, climbs, offers=offers)
+    winners = defenders if side == DEFENDERS else attackers
+    # the winners declare for the next hand; without a declaration the first of them
+    # after the dealer deals (the dealer when alone)
+    next_dealer = winners[1] if len(winners) > 1 and winners[0] == dealer else winners[0]
+    return _Outcome(row, tuple(levels), next_dealer, winner, reasons, climbs, offers=offers,
+                    next_declarers=tuple(winners))
+
+
+def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list[str]],
+                     defenders: list[int], attackers: list[int]) -> None:
+    """find-friends ``jack_kitty_penalty`` and ``ace_kitty_penalty`` (RULES §5)."""
+    state, phase = hand.state, hand.phase
+    rules, dealer = state.rules, phase.dealer
+    friends = [s for s in defenders if s != dealer]
+    play = hand.winning_play
+    if rules.jack_kitty_penalty and phase.level is Rank.JACK:
+        jacks = [c for c in play if c.rank is Rank.JACK]
+        units = decompose(play, phase.ctx, rules.max_width) if jacks else []
+        jack_ident = {phase.ctx.ident[c.index] for c in jacks}
+        in_tractor = [u.width for u in units if u.is_tractor and jack_ident & set(u.idents)]
+        paired = any(u.width >= 2 and jack_ident & set(u.idents) for u in units)
+        count = len(jacks) if len(jacks) != 2 or paired else 1
+        total = jack_penalty(count, max(in_tractor, default=0))
+        if total:
+            share = total * 2 // 3
+            owed = {dealer: share}
+            for k, friend in enumerate(friends):  # the friends share the rest
+                owed[friend] = (total - share) // len(friends) + \
+                    (1 if k < (total - share) % len(friends) else 0)
+            # what a player cannot lose below the first level falls on the friends, then
+            # the other attackers in seat order, then the player who won the last trick
+            order = [*friends, *[s for s in attackers if s != hand.last_winner],
+                     hand.last_winner]
+            excess = 0
+            for seat, n in owed.items():
+                levels[seat], left = lower(rules, levels[seat], n)
+                excess += left
+                reasons.setdefault(seat, []).append("jack_penalty")
+            for seat in order:
+                if not excess:
+                    break
+                levels[seat], excess = lower(rules, levels[seat], excess)
+                reasons.setdefault(seat, []).append("jack_penalty")
+    if rules.ace_kitty_penalty and phase.level is Rank.ACE and \
+            any(c.rank is Rank.ACE for c in play):
+        if rules.level_ranks.index(levels[dealer]) > rules.level_ranks.index(Rank.JACK):
+            levels[dealer] = Rank.JACK
+        reasons.setdefault(dealer, []).append("ace_penalty")
+        for friend in friends:
+            levels[friend], _ = lower(rules, levels[friend], 3)
+            reasons.setdefault(friend, []).append("ace_penalty")
+
+
+def _changes(state: MatchState, levels: tuple[Rank, ...], reasons: dict[int, list[str]],
+             climbs: dict[int, Climb]) -> tuple[LevelChange, ...]:
+    holder = state.seating.holder
+    out = []
+    for seat in range(state.players):
+        old, new = state.level_of(seat), levels[holder(seat)]
+        up = climbs.get(seat)
+        out.append(LevelChange(seat, old, new, tuple(reasons.get(seat, ["none"])),
+                               earned=up.moved + up.stopped if up else 0,
+                               stopped=up.stopped if up else 0))
+    return tuple(out)
+
+
+def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
+    seat, levels_owed = phase.offers[0]
+    if phase.asked is not None:
+        raise EngineError("transfer_asked", f"seat {phase.asked} accepts or refuses the "
+                          "levels first", seat=phase.asked)
+    if action.seat != seat:
+        raise EngineError("not_your_turn", f"seat {seat} says where its levels go")
+    target = action.target
+    rules = state.rules
+    levels = list(state.levels)
+    events: list[Event] = []
+    if target is not None:
+        target = _seat(state, target)
+        if target == seat:
+            raise EngineError("transfer_self", "give the levels to a teammate or take them "
+                              "off an opponent")
+        result = phase.result
+        same = (target in result.defenders) == (seat in result.defenders)
+        if same:  # a gift to a teammate, a winner, who may refuse it
+            events = [event("transfer_offered", seat=seat, target=target, levels=levels_owed),
+                      event("turn", seat=target)]
+            return _step(state, replace(phase, asked=target), events)
+        else:
+            levels[target], _ = lower(rules, levels[target], levels_owed)
+        events.append(event("levels_transferred", seat=seat, target=target,
+                            levels=levels_owed, up=same, level=levels[target].label))
+    else:
+        events.append(event("levels_kept", seat=seat, levels=levels_owed))
+    return _next_offer(replace(state, levels=tuple(levels)), phase, events)
+
+
+def _answer_transfer(state: MatchState, phase: Transferring, action: AnswerTransfer) -> Step:
+    target = phase.asked
+    if target is None:
+        raise EngineError("no_transfer_asked", "no levels are offered now")
+    if action.seat != target:
+        raise EngineError("not_your_turn", f"seat {target} accepts or refuses the levels")
+    seat, levels_owed = phase.offers[0]
+    levels = list(state.levels)
+    if action.accept:  # the teammate goes up, stopping at a must-play rank too
+        levels[target] = climb(state.rules, levels[target], levels_owed,
+                               as_defenders=False).level
+        events = [event("levels_transferred", seat=seat, target=target, levels=levels_owed,
+                        up=True, level=levels[target].label)]
+    else:
+        events = [event("transfer_refused", seat=target, giver=seat, levels=levels_owed)]
+    return _next_offer(replace(state, levels=tuple(levels)), replace(phase, asked=None),
+                       events)
+
+
+def _next_offer(state: MatchState, phase: Transferring, events: list[Event]) -> Step:
+    rest = phase.offers[1:]
+    if rest:
+        events.append(event("turn", seat=rest[0][0]))
+        return _step(state, replace(phase, offers=rest), events)
+    return _end_hand(state, phase.result, phase.hands_kitty, phase.ctx, events)
 
 
 def _next_hand(state: MatchState, phase: HandOver, action: NextHand) -> Step:
     number = state.hand_number + 1
-    deal = _new_deal(state.rules, state.seed, number, state.levels, state.dealer)
+    declarers = phase.result.next_declarers
+    if declarers:  # find-friends: the winners' declarations decide the dealer
+        deal = _new_deal(state.rules, state.seed, number, state.levels, None,
+                         may_declare=frozenset(declarers), fallback=phase.result.next_dealer)
+    else:
+        deal = _new_deal(state.rules, state.seed, number, state.levels, state.dealer)
     events = [event("hand_started", number=number, dealer=state.dealer, level=deal.level.label)]
     return Step(replace(state, hand_number=number, phase=deal), tuple(events))
 
@@ -606,7 +1074,10 @@ def _trump_text(trump: TrumpSuit | None) -> str:
 
 _ACTION_WORDS = {Deal: "dealing", Declare: "declaring", ReturnCards: "returning cards",
                  EndDeal: "ending the deal", Bury: "burying", SwapKitty: "swapping with the "
-                 "kitty", Play: "playing cards", NextHand: "starting the next hand"}
+                 "kitty", Play: "playing cards", NextHand: "starting the next hand",
+                 CallFriends: "calling friends", Bid: "bidding", PassBid: "passing the bid",
+                 NameTrump: "naming the trump", Transfer: "passing levels on",
+                 AnswerTransfer: "answering a level transfer"}
 
 # (phase type, action type) -> handler(state, phase, action); each handler's phase and
 # action are the types of its key, which the checker cannot see through the lookup
@@ -619,6 +1090,12 @@ _HANDLERS: dict[tuple[type, type], Callable[[MatchState, Any, Any], Step]] = {
     (Swapping, SwapKitty): _swap,
     (Playing, Play): _play,
     (HandOver, NextHand): _next_hand,
+    (CallingFriends, CallFriends): _call_friends,
+    (Bidding, Bid): _bid,
+    (Bidding, PassBid): _bid,
+    (NamingTrump, NameTrump): _name_trump,
+    (Transferring, Transfer): _transfer,
+    (Transferring, AnswerTransfer): _answer_transfer,
 }
 
 
@@ -652,24 +1129,53 @@ class Game:
                       attacker_points: int = 0, levels: tuple[Rank, Rank] | None = None,
                       dealing: bool = False,
                       trick: Sequence[tuple[int, Sequence[Card]]] = (),
-                      taker: int | None = None) -> Game:
+                      taker: int | None = None, stage: str = "play",
+                      seat_levels: Sequence[Rank] | None = None,
+                      calls: Sequence[tuple[Card, int]] = (), friends: Sequence[int] = (),
+                      bid: int | None = None, may_declare: Sequence[int] | None = None,
+                      fallback_dealer: int | None = None) -> Game:
         """A game set up in the middle of a hand (scenarios, tests, puzzles, AI search).
 
-        ``levels`` are (defenders, attackers); ``dealing`` puts it in the deal phase with
-        ``hands`` dealt so far and nothing left to deal (``dealer`` None: first hand).
-        ``trick``: the (seat, cards) already played in the current trick, the first of
-        them the lead (``leader`` is then its seat); ``hands`` are what is left after
-        them. ``taker``: who buried ``kitty`` (default: the dealer).
+        ``levels`` are (defenders, attackers) with team levels; ``seat_levels`` one per
+        seat with levels by player (default: every level ``level``). ``stage``: "play"
+        (default), "deal" (``hands`` dealt so far, nothing left to deal; ``dealer`` None:
+        first hand; the same as ``dealing``), "bid" (three-bid: the cards are dealt, the
+        player after ``dealer`` bids first) or "call" (find-friends: the dealer has
+        buried ``kitty`` and calls). ``trick``: the (seat, cards) already played in the
+        current trick, the first of them the lead (``leader`` is then its seat); ``hands``
+        are what is left after them. ``taker``: who buried ``kitty`` (default: the
+        dealer). ``calls``: the called (card, copy) and ``friends`` the seats already
+        found; ``bid``: three-bid's threshold. ``may_declare``: who may declare in a
+        deal (find-friends, later hands), ``fallback_dealer``: who deals if none of them
+        does (the dealer is then decided by the declarations).
         """
-        defenders, attackers = levels or (level, level)
-        by_team = (defenders, attackers) if (dealer or 0) % 2 == 0 else (attackers, defenders)
+        seating = rules.seating
+        if dealing:
+            stage = "deal"
+        by_holder: tuple[Rank, ...]
+        if seating.individual_levels:
+            by_holder = tuple(seat_levels) if seat_levels else (level,) * rules.players
+        else:
+            defenders, attackers = levels or (level, level)
+            home = seating.holder(dealer or 0)
+            by_holder = (defenders, attackers) if home == 0 else (attackers, defenders)
         play_rules = play_rules_for(rules)
         held = tuple(tuple(h) for h in hands)
         phase: Phase
-        if dealing:
-            phase = Dealing(level=level, dealer=dealer, hands=held, stock=(),
-                            kitty=tuple(kitty), next_seat=0, standing=None, declarations=(),
-                            pending_return=None)
+        if stage == "deal":  # ``fallback_dealer``: the declarations decide, else that seat
+            phase = Dealing(level=level, dealer=dealer if fallback_dealer is None else None,
+                            hands=held, stock=(), kitty=tuple(kitty), next_seat=0,
+                            standing=None, declarations=(), pending_return=None,
+                            may_declare=None if may_declare is None else frozenset(may_declare),
+                            fallback_dealer=fallback_dealer or dealer or 0)
+        elif stage == "bid":
+            first = 0 if dealer is None else (dealer + 1) % rules.players
+            phase = Bidding(hands=held, kitty=tuple(kitty), turn=first, standing=None,
+                            passed=frozenset(), bids=())
+        elif stage == "call":
+            assert dealer is not None
+            phase = CallingFriends(level, dealer, held, _context(rules, level, trump), None,
+                                   dealer, tuple(kitty))
         else:
             assert dealer is not None
             ctx = _context(rules, level, trump)
@@ -680,11 +1186,22 @@ class Game:
                 plays = tuple((seat, tuple(cards)) for seat, cards in trick)
                 current = Trick(plays[0][0], plays, play_rules.lead(plays[0][1], ctx))
                 turn = (plays[-1][0] + 1) % rules.players
+            sides = seating.sides(dealer)
+            for friend in friends:
+                sides = sides.with_friend(friend)
+            found = list(friends)
+            called = []
+            for card, copy in calls:  # the first calls are the ones already answered
+                by = found.pop(0) if found else None
+                called.append(FriendCall(card, copy, copy if by is not None else 0, by))
+            if called and all(c.done for c in called):
+                sides = sides.settle()
             phase = Playing(level=level, dealer=dealer, hands=held, ctx=ctx, declarer=None,
                             taker=dealer if taker is None else taker, kitty=tuple(kitty),
                             trick=current, turn=turn, attacker_points=attacker_points,
-                            tricks=(), declaration=None)
-        return cls.of(MatchState(rules, 0, by_team, dealer, 0, phase, play_rules))
+                            tricks=(), declaration=None, sides=sides, calls=tuple(called),
+                            bid=bid)
+        return cls.of(MatchState(rules, 0, by_holder, dealer, 0, phase, play_rules))
 
     def apply(self, action: Action) -> list[Event]:
         """Apply one action: its events, or ``EngineError`` with nothing changed."""
@@ -714,7 +1231,7 @@ class Game:
         return self.state.phase
 
     @property
-    def levels(self) -> tuple[Rank, Rank]:
+    def levels(self) -> tuple[Rank, ...]:
         return self.state.levels
 
     @property
@@ -737,11 +1254,11 @@ class Game:
     def trump_hidden_during_deal(self) -> bool:
         return self.state.trump_hidden_during_deal
 
-    def team_of(self, seat: int) -> int:
-        return self.state.team_of(seat)
+    def level_of(self, seat: int) -> Rank:
+        return self.state.level_of(seat)
 
-    def partner_of(self, seat: int) -> int:
-        return self.state.partner_of(seat)
+    def sides(self) -> Sides | None:
+        return self.state.sides()
 
     def trump_known_by(self) -> list[int]:
         return self.state.trump_known_by()

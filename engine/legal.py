@@ -37,8 +37,8 @@ from engine.shapes import (
     Holding,
     Unit,
     _candidates,
-    decompose,
     _kind,
+    decompose,
     decompose_distinct,
     fill_units,
     holding_of,
@@ -278,8 +278,19 @@ class _SuitLeads:
     """The leads of one suit's cards that do not depend on what is unseen: singles and
     units, and the components (``decompose``) any throw of the suit is made of."""
 
-    __slots__ = ("ctx", "max_width", "cards", "leads", "choice_free", "_by_ident", "_order",
-                 "_parts", "_part_cards", "_throws", "_patterns")
+    __slots__ = (
+        "_by_ident",
+        "_order",
+        "_part_cards",
+        "_parts",
+        "_patterns",
+        "_throws",
+        "cards",
+        "choice_free",
+        "ctx",
+        "leads",
+        "max_width",
+    )
 
     def __init__(self, cards: Cards, ctx: TrumpContext, max_width: int) -> None:
         self.ctx = ctx
@@ -287,8 +298,8 @@ class _SuitLeads:
         self.cards = cards
         strength, ident = ctx.strength, ctx.ident
         distinct = set(cards)
-        self.leads = [_ONE[card.index]
-                      for card in sorted(distinct, key=ctx.strongest_first.__getitem__)]
+        self.leads: list[Cards] = [
+            _ONE[card.index] for card in sorted(distinct, key=ctx.strongest_first.__getitem__)]
         self._parts: list[Unit] | None = None
         self._part_cards: list[Cards] = []
         self._throws: dict[tuple[int, ...], list[Cards]] = {}
@@ -308,8 +319,7 @@ class _SuitLeads:
             else:
                 same.append(card)
         order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
-        self.choice_free = max(len(same) for same in by_ident.values()) < 2 * max_width and \
-            all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
+        self.choice_free = all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
         self._order = order if self.choice_free else None
         self.leads += (_distinct_units(order, by_ident, strength, max_width)
                        if self.choice_free else _units_of(by_ident, ctx, max_width))
@@ -361,9 +371,9 @@ class _SuitLeads:
             others = unseen.holding(suit)
             return [throw for throw in self._groups(key)
                     if _sure(throw, others, self.ctx, self.max_width)]
-        # Without choices in the decomposition, components of a decomposition never
-        # touch (a tractor is a maximal run; n-of-a-kind stand apart from runs and from
-        # each other): any of them together decompose into just those components.
+        # Without choices in the decomposition (one ident per strength), any components
+        # of a decomposition together decompose into just those components: removing
+        # whole components never lets a longer tractor form across what is left.
         found = self._throws.get(key)
         if found is None:
             found = self._throws[key] = self._groups(key)
@@ -466,8 +476,8 @@ def _changzhu_patterns(cards: Sequence[Card], ctx: TrumpContext, rules: object
         if len(suits) == 4:
             thunder = tuple(suits.values())
             yield thunder
-            for extra in sorted(set((Counter(group) - Counter(thunder)).elements())):
-                yield thunder + (extra,)
+            for spare in sorted(set((Counter(group) - Counter(thunder)).elements())):
+                yield (*thunder, spare)
 
 
 def _choices(window: list[list[int]]) -> Iterator[tuple[int, ...]]:
@@ -641,7 +651,7 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
                         candidates.append((joker,) * k + (a, a, b, b))
     else:
         for card, n in counts.items():
-            if card.is_joker or card.rank == phase.level:
+            if card.is_joker or card.rank == game.state.declaring_level(seat):
                 for k in range(2 if card.is_joker else 1, n + 1):
                     candidates.append((card,) * k)
     out = []

@@ -115,11 +115,11 @@ class TrumpContext:
         object.__setattr__(self, "ident", tuple(ident))
         object.__setattr__(self, "tiers", {k: tuple(v) for k, v in tiers.items()})
         grouped: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {}
-        for number, tier_list in self.tiers.items():
+        for number, index_tiers in self.tiers.items():
             grouped[number] = tuple(
-                tuple(tuple(i for i in tier if ident[i] == key)
-                      for key in dict.fromkeys(ident[i] for i in tier))
-                for tier in tier_list)
+                tuple(tuple(i for i in indices if ident[i] == key)
+                      for key in dict.fromkeys(ident[i] for i in indices))
+                for indices in index_tiers)
         object.__setattr__(self, "ident_tiers", grouped)
         object.__setattr__(self, "ident_is_card", all(i == k for k, i in enumerate(ident)))
         object.__setattr__(self, "strongest_first_index", tuple(-s for s in strength))

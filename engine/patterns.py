@@ -54,7 +54,7 @@ def pattern_of(cards: Sequence[Card], ctx: TrumpContext, permanent: frozenset[Ra
         if len(units) == 1 and units[0].is_tractor:
             return (WIND, units[0].top)
     levels: dict[int, set[int]] = {}
-    for ident, count in holding.items():
+    for ident in holding:
         levels.setdefault(strength[ident], set()).add(ident)
     tops = sorted(levels)
     if len(tops) == 5 and tops[-1] - tops[0] == 4 and all(len(v) == 1 for v in levels.values()):

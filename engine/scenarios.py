@@ -13,10 +13,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Declare, EndDeal, Event, Play, ReturnCards
-from engine.cards import Rank, Suit, parse_cards
+from engine.actions import (
+    AnswerTransfer,
+    Bid,
+    Bury,
+    CallFriends,
+    Declare,
+    EndDeal,
+    Event,
+    NameTrump,
+    NextHand,
+    PassBid,
+    Play,
+    ReturnCards,
+    Transfer,
+)
+from engine.cards import Rank, Suit, parse_card, parse_cards
 from engine.errors import EngineError
-from engine.game import Burying, Game, HandOver, MatchOver, Playing
+from engine.game import Burying, Game, HandOver, MatchOver, Playing, Transferring
 from engine.order import Colour
 from engine.rules import ruleset
 
@@ -52,26 +66,60 @@ def build(data: dict[str, Any]) -> Game:
     if "levels" in pos:
         levels = (Rank.parse(str(pos["levels"]["defenders"])),
                   Rank.parse(str(pos["levels"]["attackers"])))
-    if pos.get("phase", "play") == "deal":
+    seat_levels = None
+    if "seat_levels" in pos:
+        seat_levels = [Rank.parse(str(r)) for r in pos["seat_levels"]]
+        if len(seat_levels) != rules.players:
+            raise ScenarioFailure(f"{len(seat_levels)} seat_levels for {rules.players} "
+                                  "players")
+    stage = pos.get("phase", "play")
+    common: dict[str, Any] = {"level": level, "hands": hands, "levels": levels,
+                              "seat_levels": seat_levels,
+                              "kitty": parse_cards(pos.get("kitty", ""))}
+    if stage == "deal":
         dealer = None if pos.get("first_hand") else int(pos.get("dealer", 0))
-        return Game.from_position(rules, level=level, hands=hands, dealer=dealer,
-                                  levels=levels, dealing=True,
-                                  kitty=parse_cards(pos.get("kitty", "")))
+        return Game.from_position(rules, dealer=dealer, stage="deal",
+                                  may_declare=pos.get("may_declare"),
+                                  fallback_dealer=pos.get("fallback_dealer"), **common)
+    if stage == "bid":
+        dealer = None if pos.get("first_hand") else int(pos.get("dealer", 0))
+        return Game.from_position(rules, dealer=dealer, stage="bid", **common)
+    calls = [(parse_card(str(c["card"])), int(c.get("copy", 1))) for c in pos.get("calls", [])]
     return Game.from_position(
-        rules, level=level, hands=hands, trump=_trump(str(pos.get("trump", "none"))),
-        dealer=int(pos.get("dealer", 0)), leader=pos.get("leader"),
-        kitty=parse_cards(pos.get("kitty", "")),
-        attacker_points=int(pos.get("attacker_points", 0)), levels=levels)
+        rules, trump=_trump(str(pos.get("trump", "none"))),
+        dealer=int(pos.get("dealer", 0)), leader=pos.get("leader"), stage=stage,
+        attacker_points=int(pos.get("attacker_points", 0)), calls=calls,
+        friends=[int(f) for f in pos.get("friends", [])],
+        bid=int(pos["bid"]) if "bid" in pos else None, **common)
 
 
 def _action(step: dict[str, Any]) -> Any:
     if step.get("end_deal"):
         return EndDeal()
+    if step.get("next_hand"):
+        return NextHand()
     seat = int(step["seat"])
-    for key, cls in (("play", Play), ("declare", Declare), ("return", ReturnCards)):
+    for key, cls in (("play", Play), ("declare", Declare), ("return", ReturnCards),
+                     ("bury", Bury)):
         if key in step:
             return cls(seat, tuple(parse_cards(step[key])))
-    raise ScenarioFailure(f"step has no play, declare, return or end_deal: {step}")
+    if "call" in step:
+        calls = step["call"]
+        return CallFriends(seat, tuple(parse_card(str(c["card"])) for c in calls),
+                           tuple(int(c.get("copy", 1)) for c in calls))
+    if "bid" in step:
+        return Bid(seat, int(step["bid"]))
+    if step.get("pass"):
+        return PassBid(seat)
+    if "name_trump" in step:
+        return NameTrump(seat, str(step["name_trump"]))
+    if "transfer" in step:
+        target = step["transfer"]
+        return Transfer(seat, None if target == "none" else int(target))
+    if "accept_transfer" in step:
+        return AnswerTransfer(seat, bool(step["accept_transfer"]))
+    raise ScenarioFailure(f"step has no play, declare, return, call, bid, pass, name_trump, "
+                          f"transfer, end_deal or next_hand: {step}")
 
 
 def _same_cards(a: str, b: Sequence[Any]) -> bool:
@@ -123,11 +171,12 @@ def _check(game: Game, step: dict[str, Any], events: list[Event], where: str) ->
         if "trick_points" in step:
             differ("trick points", won[0].get("points"), step["trick_points"])
     phase = game.phase
-    result = phase.result if isinstance(phase, (HandOver, MatchOver)) else None
+    result = phase.result if isinstance(phase, (HandOver, Transferring, MatchOver)) else None
     if "attacker_points" in step:
         got = result.attacker_points if result else getattr(phase, "attacker_points", None)
         differ("attacker points", got, step["attacker_points"])
-    hand_keys = ("kitty_multiplier", "level_change", "next_dealer", "next_levels")
+    hand_keys = ("kitty_multiplier", "level_change", "next_dealer", "next_levels",
+                 "seat_levels", "reasons", "next_declarers", "final_defenders")
     if any(k in step for k in hand_keys):
         if result is None:
             raise ScenarioFailure(f"{where}: the hand has not ended")
@@ -143,11 +192,41 @@ def _check(game: Game, step: dict[str, Any], events: list[Event], where: str) ->
             want = step["next_levels"]
             differ("next levels", tuple(r.label for r in result.new_levels),
                    (str(want["defenders"]), str(want["attackers"])))
+        if "seat_levels" in step:
+            differ("seat levels", [game.state.level_of(s).label for s in range(game.players)],
+                   [str(r) for r in step["seat_levels"]])
+        if "reasons" in step:
+            for seat_key, want_reasons in step["reasons"].items():
+                change = result.changes[int(seat_key)]
+                differ(f"seat {seat_key}'s reasons", list(change.reasons), list(want_reasons))
+        if "next_declarers" in step:
+            differ("next declarers", list(result.next_declarers), list(step["next_declarers"]))
+        if "final_defenders" in step:
+            differ("defenders", list(result.defenders), sorted(step["final_defenders"]))
+    kinds = [e.kind for e in events]
+    if "friend_found" in step:
+        found = [e.seat for e in events if e.kind == "friend_found"]
+        differ("friend found", found[0] if found else None, step["friend_found"])
+    if "call_spent" in step:
+        differ("call spent", "call_spent" in kinds, bool(step["call_spent"]))
+    if "defenders" in step:
+        sides = game.state.sides()
+        differ("known defenders", sorted(sides.defenders) if sides else None,
+               sorted(step["defenders"]))
+    if "redeal" in step:
+        differ("re-deal", "redeal" in kinds, bool(step["redeal"]))
+    if "phase" in step:
+        differ("phase", phase.name, step["phase"])
+    if "turn" in step:
+        turn = getattr(phase, "turn", None)
+        if isinstance(phase, Transferring):
+            turn = phase.offers[0][0] if phase.asked is None else phase.asked
+        differ("turn", turn, step["turn"])
     standing = getattr(phase, "standing", None)
     if "trump" in step:
         got_trump = ("none" if standing.trump is None else standing.trump.value) if standing \
             else None
-        if isinstance(phase, (Burying, Playing)):
+        if isinstance(phase, (Burying, Playing)) and game.state.trump_known_by():
             got_trump = "none" if phase.ctx.trump is None else phase.ctx.trump.value
         differ("trump", str(got_trump).lower(), str(step["trump"]).lower())
     if "declarer" in step:

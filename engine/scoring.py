@@ -98,6 +98,39 @@ def level_table(rules: Ruleset) -> Table:
     return _steps(40, [(-_INF, 1, 3), (1, 40, 2), (40, 80, 1)])
 
 
+def find_friends_steps(points: int, defenders: int) -> tuple[str, tuple[int, int]]:
+    """RULES §5: (side, (levels for the dealer, levels for each other player of it)).
+
+    The attackers take over at 120 and each goes up one more per full 60 above it. Below
+    120 the defenders go up by the number of defenders: alone 4 / 8 / 12; with one
+    friend the dealer 2 / 4 / 6 and the friend 1 / 2 / 3; three defenders 1 / 2 / 3 each;
+    for points under 120 / under 60 / none."""
+    if points >= 120:
+        return ATTACKERS, (0, (points - 120) // 60)
+    tier = 3 if points <= 0 else 2 if points < 60 else 1
+    per = {1: (4, 0), 2: (2, 1)}.get(defenders, (1, 1))
+    return DEFENDERS, (per[0] * tier, per[1] * tier)
+
+
+def three_bid_steps(points: int, bid: int) -> tuple[str, int]:
+    """RULES §6: (side, levels): the attackers +1 at the bid and one more per further
+    half bid; the dealer +2 under it, +4 under half of it, +6 with none."""
+    if points >= bid:
+        return ATTACKERS, 1 + (2 * (points - bid)) // bid
+    return DEFENDERS, 6 if points <= 0 else 4 if 2 * points < bid else 2
+
+
+def jack_penalty(jacks: int, widest_tractor: int) -> int:
+    """RULES §5 ``jack_kitty_penalty``: the defenders' levels lost in all when the last
+    play holds ``jacks`` Js, ``widest_tractor`` the width of a tractor holding a J (0:
+    none): a single J 6, a pair 12, three Js 18, a J tractor 24, a J triple tractor 36."""
+    if widest_tractor >= 3:
+        return 36
+    if widest_tractor == 2:
+        return 24
+    return {0: 0, 1: 6, 2: 12}.get(jacks, 18)
+
+
 def kitty_multiplier(rules: Ruleset, largest_component: int, cards_in_play: int) -> int:
     if rules.kitty_multiplier is KittyMultiplier.COUNT:
         return cards_in_play
@@ -114,6 +147,55 @@ def kitty_points(rules: Ruleset, kitty: Sequence[Card]) -> int:
         else:
             total += card.points
     return total
+
+
+@dataclass(frozen=True)
+class Climb:
+    """One player's or team's move up: where it ends and why it stopped."""
+
+    level: Rank
+    won: bool  # the match is won by it
+    moved: int  # levels actually gone up
+    stopped: int  # levels a must-play rank stopped (``level_transfer`` may pass them on)
+
+
+def climb(rules: Ruleset, level: Rank, steps: int, *, as_defenders: bool) -> Climb:
+    """``advance`` with the levels it could not take because of a must-play rank."""
+    new, won = advance(rules, level, steps, as_defenders=as_defenders)
+    ranks = rules.level_ranks
+    moved = ranks.index(new) - ranks.index(level)
+    blocked = 0
+    if not won and moved < steps and new in rules.must_play_ranks:
+        blocked = steps - moved
+    return Climb(new, won, moved, blocked)
+
+
+def lower(rules: Ruleset, level: Rank, steps: int) -> tuple[Rank, int]:
+    """Move ``steps`` levels down, never below the first level: (new level, the steps
+    that did not fit)."""
+    ranks = rules.level_ranks
+    pos = ranks.index(level)
+    down = min(steps, pos)
+    return ranks[pos - down], steps - down
+
+
+@dataclass(frozen=True)
+class LevelChange:
+    """Why one player's level changed in a hand (data; the bot words it).
+
+    ``reason`` codes: ``defended`` (the defenders held), ``took_over`` (the attackers
+    reached the threshold), ``attacked`` (beyond it), ``must_play`` (an advance stopped
+    at a must-play rank: ``stopped`` levels not taken), ``jack_penalty`` /
+    ``ace_penalty`` (the kitty penalties of RULES §5), ``j_fall`` (changzhu J到6),
+    ``none`` (no change). A ``level_transfer`` after the hand is an event of its own
+    (``levels_transferred`` / ``levels_kept``)."""
+
+    seat: int
+    old: Rank
+    new: Rank
+    reasons: tuple[str, ...]
+    earned: int = 0  # levels the table gave (before must-play stops)
+    stopped: int = 0
 
 
 def advance(rules: Ruleset, level: Rank, steps: int, *, as_defenders: bool
@@ -158,6 +240,10 @@ class HandResult:
     next_dealer: int
     winner_team: int | None  # the team that won the match, if it ended
     notes: tuple[str, ...] = field(default=())
+    changes: tuple[LevelChange, ...] = ()  # every seat's level change and its reasons
+    defenders: tuple[int, ...] = ()  # the seats that defended (with every friend found)
+    bid: int | None = None  # three-bid: the threshold
+    next_declarers: tuple[int, ...] = ()  # find-friends: who may declare next hand
 
     def explain(self) -> list[str]:
         lines = [f"Attackers took {self.trick_points} points in tricks."]
@@ -175,6 +261,9 @@ class HandResult:
             lines.append(f"{self.side.capitalize()} go up {self.levels}: "
                          f"{self.old_levels[0].label}→{self.new_levels[0].label} (defenders), "
                          f"{self.old_levels[1].label}→{self.new_levels[1].label} (attackers).")
+        if self.bid is not None or self.next_declarers:  # levels by player
+            lines.extend(f"Seat {c.seat}: {c.old.label}→{c.new.label} ({', '.join(c.reasons)})."
+                         for c in self.changes if c.old != c.new)
         lines.extend(self.notes)
         lines.append(f"Seat {self.next_dealer} deals next.")
         return lines

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, islice
 
-from engine.cards import ALL_CARDS, Card
+from engine.cards import Card
 from engine.order import TrumpContext
 
 Holding = dict[int, int]
@@ -80,16 +80,16 @@ def runs(holding: Holding, ctx: TrumpContext, width: int) -> list[tuple[int, int
     """Maximal runs of consecutive strengths holding ``width`` copies: (top, length)."""
     levels = sorted(_by_strength(holding, ctx, width))
     out: list[tuple[int, int]] = []
-    start = prev = None
+    start = prev = -2  # (no run yet: no strength is -1)
     for s in levels:
-        if prev is not None and s == prev + 1:
+        if s == prev + 1:
             prev = s
             continue
-        if start is not None:
-            out.append((prev, prev - start + 1))  # type: ignore[operator]
+        if start >= 0:
+            out.append((prev, prev - start + 1))
         start = prev = s
-    if start is not None:
-        out.append((prev, prev - start + 1))  # type: ignore[operator]
+    if start >= 0:
+        out.append((prev, prev - start + 1))
     return out
 
 
@@ -117,10 +117,13 @@ def longest_run(holding: Holding, ctx: TrumpContext, width: int, cap: int) -> tu
 
 
 def decompose(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> list[Unit]:
-    """Units of a play of one effective suit, largest first (RULES §1 "throw")."""
+    """Units of a play of one effective suit, largest first (RULES §1 "throw", §4
+    "Decomposing a throw"): tractors first, the one with the most cards first (the wider
+    on a tie), then the widest n-of-a-kind, then singles. ``5 5 5 6 6 7 7`` is the
+    tractor ``5 5 6 6 7 7`` and a single 5."""
     holding = holding_of(cards, ctx)
     order = distinct_strengths(holding, ctx)
-    if order is None or max(holding.values()) >= 2 * max_width:
+    if order is None:
         return decompose_greedy(holding, ctx, max_width)
     return decompose_distinct(order, holding, ctx, max_width)
 
@@ -137,27 +140,63 @@ def distinct_strengths(holding: Holding, ctx: TrumpContext) -> list[int] | None:
 def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, max_width: int
                        ) -> list[Unit]:
     """``decompose`` of a holding whose idents (``order``, strongest first) all differ in
-    strength and none holds 2 x max_width copies. The greedy then has no choice to make,
-    and a strength never holds two units of one width (fewer than w + 1 copies are left
-    for width w), so every maximal run is taken whole."""
+    strength: the same choices as ``decompose_greedy``, made on counts in strength order
+    (each strength has one ident, so no ident is chosen and no run is looked up)."""
     strength = ctx.strength
     if len(order) == sum(holding.values()):
         return [_kind(1, i, strength[i]) for i in order]
-    tractors: list[Unit] = []
-    kinds: list[Unit] = []
-    left = dict(holding)
-    for width in range(max_width, 1, -1):
-        present = [i for i in order if left[i] >= width]
-        for run in strength_runs(present, strength):
-            for ident in run:
-                left[ident] -= width
+    most = max(holding.values())
+    if most == 2 <= max_width:  # pairs only: each maximal run of pairs is a tractor
+        tractors: list[Unit] = []
+        pairs: list[Unit] = []
+        for run in strength_runs([i for i in order if holding[i] >= 2], strength):
             if len(run) > 1:
-                tractors.append(Unit(width, len(run), strength[run[0]], tuple(run)))
+                tractors.append(Unit(2, len(run), strength[run[0]], tuple(run)))
             else:
-                kinds.append(_kind(width, run[0], strength[run[0]]))
+                pairs.append(_kind(2, run[0], strength[run[0]]))
+        if len(tractors) > 1:
+            tractors.sort(key=unit_order)
+        return tractors + pairs + [_kind(1, i, strength[i]) for i in order if holding[i] != 2]
+    counts = [holding[i] for i in order]
+    # joined[k]: order[k] and order[k + 1] are consecutive strengths
+    joined = [strength[a] == strength[b] + 1 for a, b in zip(order, order[1:])] + [False]
+    widest = min(max_width, most)
+    tractors = []
+    while widest > 1:  # the tractor with the most cards (the wider, then the higher, on a tie)
+        best = (0, 0, 0, 0)  # (cards, width, start, length)
+        for width in range(widest, 1, -1):
+            start = length = 0
+            longest = (0, 0)  # (length, start): the first found is the highest
+            for k, count in enumerate(counts):
+                if count >= width:
+                    if not length:
+                        start = k
+                    length += 1
+                    if length > longest[0]:
+                        longest = (length, start)
+                    if not joined[k]:
+                        length = 0
+                else:
+                    length = 0
+            if longest[0] >= 2 and (width * longest[0], width) > best[:2]:
+                best = (width * longest[0], width, longest[1], longest[0])
+        cards, width, start, length = best
+        if not cards:
+            break
+        for k in range(start, start + length):
+            counts[k] -= width
+        tractors.append(Unit(width, length, strength[order[start]],
+                             tuple(order[start:start + length])))
+    kinds: list[Unit] = []
+    for width in range(max_width, 1, -1):
+        for k, ident in enumerate(order):
+            while counts[k] >= width:
+                counts[k] -= width
+                kinds.append(_kind(width, ident, strength[ident]))
     if len(tractors) > 1:
         tractors.sort(key=unit_order)
-    return tractors + kinds + [_kind(1, i, strength[i]) for i in order for _ in range(left[i])]
+    return tractors + kinds + [_kind(1, ident, strength[ident])
+                               for k, ident in enumerate(order) for _ in range(counts[k])]
 
 
 def strength_runs(idents: list[int], strength: Sequence[int]) -> list[list[int]]:
@@ -184,12 +223,16 @@ def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> lis
     highest on a tie), then n-of-a-kind."""
     holding = dict(holding)
     units: list[Unit] = []
-    for width in range(max_width, 1, -1):
-        while True:
+    while True:
+        best = (0, 0, 0, 0)  # (cards, width, top, length)
+        for width in range(max_width, 1, -1):
             top, length = longest_run(holding, ctx, width, cap=99)
-            if length < 2:
-                break
-            units.append(_take_run(holding, ctx, width, top, length))
+            if length >= 2 and (width * length, width) > best[:2]:
+                best = (width * length, width, top, length)
+        if not best[0]:
+            break
+        units.append(_take_run(holding, ctx, best[1], best[2], best[3]))
+    for width in range(max_width, 1, -1):
         for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
             while holding.get(ident, 0) >= width:
                 units.append(_take_run(holding, ctx, width, ctx.strength[ident], 1))
@@ -361,12 +404,14 @@ def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]
     structure, or None when the play does not have that structure (and cannot win).
 
     The deciding component is the lead's largest (``lead`` is sorted largest first).
-    Tier 1: a triple-tractor standing for a pair-tractor of as many cards, which beats
-    any pair-tractor (RULES §4 titanic); tier 0 otherwise.
+    A wider tractor of as many cards stands for a tractor lead and beats any tractor of
+    the led width (RULES §4: a triple tractor beats a pair tractor, a quad tractor a
+    triple tractor, with the same number of cards); its tier is how much wider it is.
     """
     first, rest = lead[0], list(lead[1:])
-    shapes = [(1, 3, first.size // 3)] if (first.width == 2 and first.is_tractor
-                                            and first.size % 3 == 0) else []
+    shapes = [(width - first.width, width, first.size // width)
+              for width in range(4, first.width, -1)
+              if first.is_tractor and first.size % width == 0 and first.size // width >= 2]
     shapes.append((0, first.width, first.length))
     for tier, width, length in shapes:
         for cand in _candidates(holding, ctx, width, length):
@@ -400,7 +445,8 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     if len(distinct) == len(ordered):  # no copies: plain combinations, in the same order
         return list(islice(combinations(ordered, n), limit))
     if n == 1:
-        return [(card,) for card in distinct][:limit]
+        singles: list[tuple[Card, ...]] = [(card,) for card in distinct]
+        return singles[:limit]
     out: list[tuple[Card, ...]] = []
     if n == 2:
         for i, card in enumerate(distinct):

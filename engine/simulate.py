@@ -10,17 +10,35 @@ import random
 
 from engine.actions import (
     Action,
+    AnswerTransfer,
+    Bid,
     Bury,
+    CallFriends,
     Deal,
     Declare,
     EndDeal,
+    NameTrump,
     NextHand,
+    PassBid,
     Play,
     ReturnCards,
     SwapKitty,
+    Transfer,
 )
-from engine.cards import Card
-from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
+from engine.cards import ALL_CARDS, Card
+from engine.game import (
+    Bidding,
+    Burying,
+    CallingFriends,
+    Dealing,
+    Game,
+    HandOver,
+    MatchOver,
+    NamingTrump,
+    Playing,
+    Swapping,
+    Transferring,
+)
 from engine.legal import legal_declarations, legal_plays
 
 
@@ -49,6 +67,23 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
     if isinstance(phase, Swapping):
         assert phase.declarer is not None  # only a declarer is offered the swap
         return SwapKitty(phase.declarer)
+    if isinstance(phase, Bidding):
+        low = phase.standing[1] if phase.standing else game.rules.max_bid + 5
+        if low > 5 and rng.random() < 0.5:
+            return Bid(phase.turn, rng.randrange(max(5, low - 40), low, 5))
+        return PassBid(phase.turn)
+    if isinstance(phase, NamingTrump):
+        return NameTrump(phase.dealer, rng.choice(["S", "H", "D", "C", "none"]))
+    if isinstance(phase, CallingFriends):
+        cards = tuple(rng.sample(ALL_CARDS, game.rules.friends))
+        return CallFriends(phase.dealer, cards,
+                           tuple(rng.randint(1, game.rules.decks) for _ in cards))
+    if isinstance(phase, Transferring):
+        if phase.asked is not None:
+            return AnswerTransfer(phase.asked, rng.random() < 0.5)
+        seat = phase.offers[0][0]
+        target = rng.choice([None, *[s for s in range(game.players) if s != seat]])
+        return Transfer(seat, target)
     if isinstance(phase, HandOver):
         return NextHand()
     assert isinstance(phase, MatchOver)

@@ -13,13 +13,17 @@ from dataclasses import dataclass
 from engine.bidding import CHANGZHU_TIERS, Declaration
 from engine.cards import Card, Rank
 from engine.game import (
+    Bidding,
     Burying,
+    CallingFriends,
     Dealing,
     Game,
     HandOver,
     MatchOver,
     MatchState,
+    NamingTrump,
     Swapping,
+    Transferring,
 )
 from engine.order import TrumpContext
 from engine.rules import Ruleset
@@ -51,7 +55,7 @@ class SeatView:
     phase: str
     players: int
     hand_number: int
-    levels: tuple[Rank, Rank]  # by team (team = seat % 2)
+    levels: tuple[Rank, ...]  # by level holder (engine.teams.Seating.holder)
     dealer: int | None
     level: Rank | None  # this hand's level rank
     hand: tuple[Card, ...] = ()
@@ -72,6 +76,14 @@ class SeatView:
     result: HandResult | None = None
     winner_team: int | None = None
     rules: Ruleset | None = None  # the table's rules (public)
+    seat_levels: tuple[Rank, ...] = ()  # every seat's level
+    defenders: tuple[int, ...] = ()  # the seats everyone knows to defend (friends once found)
+    sides_settled: bool = True  # False while a called friend is still unknown
+    calls: tuple[tuple[Card, int, int | None], ...] = ()  # (card, copy, who played it)
+    bid: int | None = None  # three-bid: the standing or winning bid
+    bids: tuple[tuple[int, int | None], ...] = ()  # three-bid: (seat, points or None: pass)
+    may_declare: tuple[int, ...] | None = None  # find-friends: who may declare this deal
+    transfers: tuple[tuple[int, int], ...] = ()  # level_transfer: (seat, levels) still to say
 
 
 def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
@@ -82,14 +94,29 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
     known_by = state.trump_known_by()
     # an onlooker (the public table) knows the trump once every seat may know it
     knows = seat in known_by if seat is not None else len(known_by) == state.players
-    if isinstance(phase, (HandOver, MatchOver)):
+    seat_levels = tuple(state.level_of(s) for s in range(state.players))
+    sides = state.sides()
+    defenders = tuple(sorted(sides.defenders)) if sides else ()
+    if isinstance(phase, (HandOver, Transferring, MatchOver)):
         result = phase.result
         return SeatView(
             seat=seat, phase=phase.name, players=state.players,
             hand_number=state.hand_number, levels=state.levels, dealer=state.dealer,
             rules=state.rules, level=None, kitty=result.kitty, result=result,
             ctx=phase.ctx, trump_known=True, attacker_points=result.attacker_points,
-            winner_team=phase.winner_team if isinstance(phase, MatchOver) else None)
+            winner_team=phase.winner_team if isinstance(phase, MatchOver) else None,
+            seat_levels=seat_levels, defenders=defenders, bid=result.bid,
+            turn=(phase.offers[0][0] if phase.asked is None else phase.asked)
+            if isinstance(phase, Transferring) else None,
+            transfers=phase.offers if isinstance(phase, Transferring) else ())
+    if isinstance(phase, Bidding):
+        return SeatView(
+            seat=seat, phase=phase.name, players=state.players,
+            hand_number=state.hand_number, levels=state.levels, dealer=state.dealer,
+            rules=state.rules, level=None, seat_levels=seat_levels,
+            hand=phase.hands[seat] if seat is not None else (),
+            hand_sizes=tuple(len(h) for h in phase.hands), turn=phase.turn,
+            bid=phase.standing[1] if phase.standing else None, bids=phase.bids)
     # a hand in progress: what each phase adds to the seat's hand and the public facts
     cards_to_deal = 0
     declarations: tuple[DeclarationView, ...] = ()
@@ -100,6 +127,9 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
     trick: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     tricks: tuple[tuple[tuple[tuple[int, tuple[Card, ...]], ...], int, int], ...] = ()
     attacker_points = 0
+    calls: tuple[tuple[Card, int, int | None], ...] = ()
+    bid: int | None = None
+    may_declare: tuple[int, ...] | None = None
     if isinstance(phase, Dealing):
         standing = phase.standing
         cards_to_deal = len(phase.stock)
@@ -107,12 +137,19 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
         pending_return = phase.pending_return
         ctx = state.context(phase.level, standing.trump) if knows and standing else None
         declarer = standing.seat if standing else None
+        if phase.may_declare is not None:
+            may_declare = tuple(sorted(phase.may_declare))
     else:
-        standing = phase.declaration
+        standing = getattr(phase, "declaration", None)  # NamingTrump: none (three-bid)
         ctx = phase.ctx if knows else None
         kitty_taker, declarer = phase.taker, phase.declarer
         if isinstance(phase, Burying):
             turn = phase.taker
+            bid = phase.bid
+        elif isinstance(phase, (CallingFriends, NamingTrump)):
+            turn = phase.dealer
+            kitty = phase.kitty if seat == phase.taker else ()
+            bid = phase.bid if isinstance(phase, NamingTrump) else None
         elif isinstance(phase, Swapping):
             turn = phase.declarer
             if seat == phase.taker:
@@ -125,6 +162,8 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
             trick = phase.trick.plays
             tricks = tuple((t.plays, w, p) for t, w, p in phase.tricks)
             attacker_points = phase.attacker_points
+            calls = tuple((c.card, c.copy, c.by) for c in phase.calls)
+            bid = phase.bid
     return SeatView(
         seat=seat, phase=phase.name, players=state.players,
         hand_number=state.hand_number, levels=state.levels, dealer=state.dealer,
@@ -135,7 +174,9 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
         standing=_declaration_view(standing, hidden, seat) if standing else None,
         pending_return=pending_return, trump_known=knows, ctx=ctx,
         kitty_taker=kitty_taker, declarer=declarer, turn=turn, kitty=kitty, trick=trick,
-        tricks=tricks, attacker_points=attacker_points)
+        tricks=tricks, attacker_points=attacker_points, seat_levels=seat_levels,
+        defenders=defenders, sides_settled=sides.settled if sides else True, calls=calls,
+        bid=bid, may_declare=may_declare)
 
 
 def public_view(game: Game | MatchState) -> SeatView:

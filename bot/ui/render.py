@@ -131,9 +131,9 @@ def table_scene(table: Table) -> TableScene:
     actor = table.actor()
     sizes = view.hand_sizes or (0,) * len(names)
     seats = [SeatInfo(n, sizes[i], is_dealer=view.dealer == i, is_turn=actor == i,
-                      team=game.team_of(i), away=seat is not None and seat.away)
+                      team=game.rules.seating.holder(i), away=seat is not None and seat.away)
              for i, (n, seat) in enumerate(zip(names, table.seats, strict=True))]
-    level = view.level or game.levels[(view.dealer or 0) % 2]
+    level = view.level or game.level_of(view.dealer or 0)
     trick = [(seat, list(cards)) for seat, cards in view.trick]
     winner = None
     phase = game.phase
@@ -142,9 +142,10 @@ def table_scene(table: Table) -> TableScene:
         winner = phase.trick.plays[game.play_rules.trick_winner(phase.trick.lead, plays,
                                                                 phase.ctx)][0]
     # the dealer's team defends; the point cards are those of the tricks the others won
-    defenders = game.team_of(view.dealer) if view.dealer is not None else None
+    seating = game.rules.seating  # (the bot seats fixed partnerships only, so far)
+    defenders = seating.holder(view.dealer) if view.dealer is not None else None
     point_cards = [card for plays, won_by, _ in view.tricks
-                   if defenders is not None and game.team_of(won_by) != defenders
+                   if defenders is not None and seating.holder(won_by) != defenders
                    for _, cards in plays for card in cards if card.points]
     previous = view.tricks[-1] if view.tricks else None
     dealing = view.phase == "deal"

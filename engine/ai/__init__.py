@@ -9,4 +9,4 @@ from engine.ai.player import BUDGETS, Level, choose, choose_cards
 from engine.ai.pool import AiPool
 from engine.ai.search import Budget
 
-__all__ = ["AiPool", "BUDGETS", "Budget", "Level", "choose", "choose_cards"]
+__all__ = ["BUDGETS", "AiPool", "Budget", "Level", "choose", "choose_cards"]

@@ -23,6 +23,7 @@ from engine.cards import Card, Rank, deck
 from engine.errors import EngineError
 from engine.order import TRUMP, TrumpContext, trump_context
 from engine.rules import DeclarationStyle, Ruleset
+from engine.teams import Formation
 from engine.views import DeclarationView, SeatView
 
 Cards = tuple[Card, ...]
@@ -78,6 +79,12 @@ def _trump_share(hand: Sequence[Card], ctx: TrumpContext, rules: Ruleset) -> tup
     return mine, base
 
 
+def _teammates(rules: Ruleset, seat: int) -> tuple[int, ...]:
+    """Fixed teammates (with sides that form in the hand, nobody is a sure partner)."""
+    seating = rules.seating
+    return seating.teammates(seat) if seating.formation is Formation.FIXED else ()
+
+
 def choose_declaration(view: SeatView) -> Cards | None:
     rules = view.rules
     assert rules is not None and view.seat is not None and view.level is not None
@@ -86,7 +93,8 @@ def choose_declaration(view: SeatView) -> Cards | None:
     if view.pending_return is not None or len(hand) < 5:
         return None
     standing = _standing(view, rules)
-    if standing is not None and standing.seat % 2 == seat % 2:
+    if standing is not None and (standing.seat == seat or standing.seat in
+                                 _teammates(rules, seat)):
         return None  # our side's declaration stands: never fight a partner or oneself
     last_chance = view.cards_to_deal == 0
     margin = 0.0 if last_chance else 0.06
@@ -166,7 +174,6 @@ def choose_bury(view: SeatView) -> Cards:
     rules = view.rules
     assert rules is not None
     ctx = _guess_ctx(view, rules)
-    hand = list(view.hand)
     return tuple(bury_order(view.hand, ctx)[: rules.kitty_size])
 
 

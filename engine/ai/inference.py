@@ -25,15 +25,14 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.cards import Card
-from engine.order import TrumpContext
-from engine.rules import DeclarationStyle
-from engine.shapes import holding_of
-
 from engine.ai.bidding import bury_order
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_play
 from engine.ai.table import PlayState
+from engine.cards import Card
+from engine.order import TrumpContext
+from engine.rules import DeclarationStyle
+from engine.shapes import holding_of
 
 #: Disagreements one impossible (failed-in-this-world) throw counts as.
 IMPOSSIBLE_THROW = 4

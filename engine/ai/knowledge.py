@@ -16,14 +16,13 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.ai.table import PlayState
 from engine.cards import ALL_CARDS, Card
 from engine.game import play_rules_for
 from engine.order import TrumpContext
 from engine.plays import PlayRules
 from engine.rules import Ruleset
 from engine.views import SeatView
-
-from engine.ai.table import PlayState
 
 
 @dataclass
@@ -62,7 +61,7 @@ class Knowledge:
         kitty_known = view.kitty_taker == seat
         if kitty_known:
             seen.update(view.kitty)
-        total = Counter({c: rules.decks for c in ALL_CARDS})
+        total = Counter(dict.fromkeys(ALL_CARDS, rules.decks))
         unseen = total - seen
         fixed: dict[int, list[Card]] = {}
         standing = view.standing
@@ -123,7 +122,7 @@ class Knowledge:
                     ok = False
                     break
                 pick = rng.randrange(total)
-                for s, w in zip(options, weights):
+                for s, w in zip(options, weights):  # noqa: B007 - the pick is used after
                     if pick < w:
                         break
                     pick -= w

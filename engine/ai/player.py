@@ -19,17 +19,16 @@ import logging
 import random
 
 from engine.actions import Action, Bury, Declare, Play, ReturnCards, SwapKitty
-from engine.errors import EngineError
-from engine.game import Game
-from engine.legal import check_play, constructive_follow, legal_plays
-from engine.rules import DeclarationStyle
-from engine.views import SeatView
-
 from engine.ai.bidding import choose_bury, choose_declaration, choose_return, choose_swap
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_play
 from engine.ai.search import Budget, search_bury, search_play
 from engine.ai.table import Cards
+from engine.errors import EngineError
+from engine.game import Game
+from engine.legal import check_play, constructive_follow, legal_plays
+from engine.rules import DeclarationStyle
+from engine.views import SeatView
 
 log = logging.getLogger(__name__)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.ai.table import Cards, PlayState, distinct, play_key
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.legal import constructive_follow, legal_follows, sure_throws
@@ -33,8 +34,6 @@ from engine.shapes import (
     unbeatable_by,
     unit_cards,
 )
-
-from engine.ai.table import Cards, PlayState, distinct, play_key
 
 
 class _RulesOnly:
@@ -77,7 +76,7 @@ class _Outstanding(dict[int, Holding]):
 
 
 def _opponents(state: PlayState, seat: int) -> list[int]:
-    return [s for s in range(state.players) if s % 2 != seat % 2]
+    return [s for s in range(state.players) if not state.same_side(s, seat)]
 
 
 def _still_to_play(state: PlayState, seat: int) -> list[int]:
@@ -105,7 +104,7 @@ def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit:
     assert lead is not None
     if key is None:
         return False
-    later = [s for s in _still_to_play(state, seat) if s % 2 != seat % 2]
+    later = [s for s in _still_to_play(state, seat) if not state.same_side(s, seat)]
     if not later:
         return True
     first = lead.units[0]
@@ -137,7 +136,8 @@ def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
     max_width = 2 if changzhu else state.rules.max_width
     out = _Outstanding(state, seat)
     opps = _opponents(state, seat)
-    partner = (seat + 2) % state.players
+    partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
+                   seat)
     voids = state.voids
     trumps_out = bool(out.get(TRUMP))
     by_suit: dict[int, list[Card]] = {}
@@ -215,7 +215,7 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
     best_seat = state.plays[state.best][0]
     best_cards = state.plays[state.best][1]
     out = _Outstanding(state, seat)
-    partner_winning = best_seat % 2 == seat % 2
+    partner_winning = state.same_side(best_seat, seat)
     best_suit = eff[best_cards[0].index]
     secure = partner_winning and _secure(state, seat, state.best_key, best_suit, out)
     last = not _still_to_play(state, seat)
@@ -261,7 +261,7 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
                 sure = [c for c in winners if holds((c,), lead.suit)]
                 if sure:
                     ranked.append((sure[0],))
-                elif pts >= 10 or partner_winning is False and few_left:
+                elif pts >= 10 or (partner_winning is False and few_left):
                     ranked.append((winners[-1],))
         ranked.append((min(led, key=lambda c: _dump_key(c, state, suit_len)),))
         if winners:
@@ -306,7 +306,8 @@ def _structured(state: PlayState, led: list[Card], lead: Lead, pick) -> Cards | 
         holding = holding_of(led, ctx)
         pairs = [i for i, k in holding.items() if k >= 2]
         if pairs:
-            pool = [c for c in led if ctx.ident[c.index] in pairs and holding[ctx.ident[c.index]] >= 2]
+            pool = [c for c in led
+                    if ctx.ident[c.index] in pairs and holding[ctx.ident[c.index]] >= 2]
             first = pick(pool, 1)[0]
             rest = list(led)
             rest.remove(first)

@@ -18,9 +18,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
 from engine.actions import Action
-from engine.views import SeatView
-
 from engine.ai.player import Level, choose
+from engine.views import SeatView
 
 
 class _Loop(Protocol):

@@ -64,12 +64,12 @@ def _exact(state: PlayState, seat: int, threshold: int) -> float:
         return utility(state, seat, threshold)
     mover = state.turn
     options = _all_plays(state, mover)
-    best = -math.inf if mover % 2 == seat % 2 else math.inf
+    best = -math.inf if state.same_side(mover, seat) else math.inf
     for cards in options:
         child = state.copy()
         child.play(cards)
         value = _exact(child, seat, threshold)
-        if mover % 2 == seat % 2:
+        if state.same_side(mover, seat):
             best = max(best, value)
         else:
             best = min(best, value)

@@ -7,7 +7,8 @@ hand and public facts (cards played, voids shown, points, the trick), never anot
 hand: see ``engine.ai.policy``.
 
 Trick resolution, throw validation and scoring are the engine's own functions
-(``PlayRules.trick_winner``, ``throw_forced``, ``level_table`` …); this module only
+(``PlayRules.trick_winner``, ``engine.referee.failed_throw`` and ``kitty_ruling``,
+``level_table`` …); this module only
 keeps the bookkeeping cheap enough for thousands of play-outs per decision.
 """
 
@@ -19,9 +20,9 @@ from dataclasses import dataclass, field
 from engine.cards import Card
 from engine.order import TRUMP, TrumpContext
 from engine.plays import Lead, PlayKey, PlayRules
+from engine.referee import failed_throw, kitty_ruling
 from engine.rules import Ruleset
-from engine.scoring import kitty_multiplier, kitty_points, level_table
-from engine.shapes import holding_of, unit_cards
+from engine.scoring import level_table
 
 Cards = tuple[Card, ...]
 
@@ -48,6 +49,12 @@ class PlayState:
     last_play: Cards = ()
     # outcome, set when the last trick is played
     total: int | None = None  # attackers' points with the kitty
+    # the defenders as the seat reasoning knows them (default: the sides at the start)
+    defenders: frozenset[int] = frozenset()
+
+    def __post_init__(self) -> None:
+        if not self.defenders:
+            self.defenders = self.rules.seating.sides(self.dealer).defenders
 
     @property
     def players(self) -> int:
@@ -58,7 +65,10 @@ class PlayState:
         return (self.leader + len(self.plays)) % self.players
 
     def is_defender(self, seat: int) -> bool:
-        return seat % 2 == self.dealer % 2
+        return seat in self.defenders
+
+    def same_side(self, a: int, b: int) -> bool:
+        return (a in self.defenders) == (b in self.defenders)
 
     @property
     def done(self) -> bool:
@@ -70,7 +80,7 @@ class PlayState:
                          self.attacker_points, list(self.plays), self.lead, self.best,
                          self.best_key, {k: dict(v) for k, v in self.remaining.items()},
                          [set(v) for v in self.voids],
-                         self.last_winner, self.last_play, self.total)
+                         self.last_winner, self.last_play, self.total, self.defenders)
 
     def trick_points(self) -> int:
         return sum(c.points for _, cards in self.plays for c in cards)
@@ -110,16 +120,12 @@ class PlayState:
         if self.lead is None:
             lead = self.prules.lead(cards, ctx)
             if lead.is_throw and check_throw:
-                others = [holding_of([c for c in self.hands[s] if ctx.eff[c.index] == lead.suit],
-                                     ctx) for s in range(self.players) if s != seat]
-                forced = self.prules.throw_forced(lead, others, ctx)
-                if forced is not None:
-                    kept = unit_cards(forced, cards, ctx)
-                    back = len(cards) - len(kept)
-                    penalty = self.rules.throw_penalty * back
+                others = [self.hands[s] for s in range(self.players) if s != seat]
+                failed = failed_throw(self.prules, self.rules, lead, cards, others, ctx)
+                if failed is not None:
+                    penalty = failed.penalty
                     self.attacker_points += penalty if self.is_defender(seat) else -penalty
-                    cards = kept
-                    lead = self.prules.lead(cards, ctx)
+                    cards, lead = failed.kept, failed.lead
             self.lead = lead
             self.best, self.best_key = 0, play_key(self.prules, lead, cards, ctx)
         else:
@@ -154,14 +160,9 @@ class PlayState:
             self._score(winner, winning)
 
     def _score(self, winner: int, winning: Cards) -> None:
-        rules = self.rules
-        kitty_pts = kitty_points(rules, self.kitty)
-        if not self.is_defender(winner):
-            largest = self.prules.largest_component(winning, self.ctx)
-            delta = kitty_pts * kitty_multiplier(rules, largest, len(winning))
-        else:
-            delta = -kitty_pts if rules.keep_kitty_subtracts else 0
-        self.total = self.attacker_points + delta
+        kitty = kitty_ruling(self.prules, self.rules, self.kitty, winning, self.ctx,
+                             attackers_won=not self.is_defender(winner))
+        self.total = self.attacker_points + kitty.delta
 
 
 def _take_one(counts: dict[int, int], key: int) -> None:

@@ -9,12 +9,14 @@ through JSON, and every combination is checked when built.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from engine.cards import Rank
 from engine.errors import EngineError
 from engine.order import SuitSystem
+from engine.teams import Formation, Seating
 
 
 class NoBid(enum.Enum):
@@ -27,6 +29,7 @@ class NoBid(enum.Enum):
 class DeclarationStyle(enum.Enum):
     LEVEL_CARDS = "level_cards"  # classic 翻主: level cards, or joker pairs for no trump
     JOKER_AND_PAIR = "joker_and_pair"  # changzhu 亮牌: joker shown + pair face down; 顶, 粘
+    NONE = "none"  # three-bid: no declarations; the bid's winner names the trump
 
 
 class PlayStyle(enum.Enum):
@@ -43,6 +46,8 @@ class KittyMultiplier(enum.Enum):
 class LevelTable(enum.Enum):
     AUTO = "auto"  # by the number of decks (RULES §2); halved for red-black
     CHANGZHU = "changzhu"  # RULES §3, with negative rows
+    FIND_FRIENDS = "find_friends"  # RULES §5: 120 to take over, 60-point steps
+    THREE_BID = "three_bid"  # RULES §6: the bid is the threshold
 
 
 class Finish(enum.Enum):
@@ -74,7 +79,14 @@ class Ruleset:
     """Every rule that varies between the seeds. Build through ``presets.ruleset()``."""
 
     preset: str = "classic"
-    players: int = 4  # seats, partners opposite
+    players: int = 4  # seats (3-6)
+    teams: Formation = Formation.FIXED  # how the sides form: fixed, called friends, a bid
+    individual_levels: bool = False  # levels by player (find-friends, three-bid)
+    friends: int = 0  # called friends per hand (find-friends: 1 with 5 players, 1-2 with 6)
+    max_bid: int = 150  # three-bid: the highest (least brave) bid
+    level_transfer: bool = False  # find-friends: levels a must-play rank stops may be passed on
+    jack_kitty_penalty: bool = False  # find-friends (seed 002 item 5): J in the last trick
+    ace_kitty_penalty: bool = False  # find-friends (seed 002 item 6): A in the last trick
     decks: int = 2  # 1-4 (classic)
     kitty_size: int = 8  # cards left after the deal; derived from players and decks
     suits: SuitSystem = SuitSystem.STANDARD  # red-black: two colour suits (seed 002)
@@ -108,8 +120,14 @@ class Ruleset:
 
     @property
     def max_width(self) -> int:
-        """The largest n-of-a-kind that counts as a unit: pairs, or triples with 3+ decks."""
-        return min(self.copies, 3)
+        """The largest n-of-a-kind that counts as a unit: pairs, triples with 3 decks,
+        quads with 4 (RULES §4 "Four decks")."""
+        return min(self.copies, 4)
+
+    @functools.cached_property
+    def seating(self) -> Seating:
+        """Who plays with whom (``engine.teams``)."""
+        return Seating(self.players, self.teams, self.individual_levels, self.friends)
 
     @property
     def copies(self) -> int:
@@ -127,8 +145,30 @@ class Ruleset:
         def refuse(option: str, why: str) -> None:
             raise EngineError("bad_option", f"option {option}: {why}", option=option)
 
-        if self.players not in (4, 6):
-            refuse("players", "this engine plays with 4 (or 6) seats, partners opposite")
+        if not 3 <= self.players <= 6:
+            refuse("players", "between 3 and 6 seats")
+        if self.teams is Formation.FIXED and self.players not in (4, 6):
+            refuse("players", "fixed partnerships need 4 seats (opposite) or 6 (alternating)")
+        if self.teams is Formation.CALLED:
+            if self.players < 4:
+                refuse("players", "calling friends needs at least 4 seats")
+            if not 1 <= self.friends <= self.players // 2 - 1:
+                refuse("friends", f"with {self.players} players call 1 to "
+                       f"{self.players // 2 - 1} friends (the defenders may not outnumber "
+                       "the attackers)")
+        elif self.friends:
+            refuse("friends", "friends are called only when teams = called")
+        if self.teams is Formation.BID and self.declaration is not DeclarationStyle.NONE:
+            refuse("declaration", "with bidding nobody declares (declaration = none)")
+        wanted = {LevelTable.FIND_FRIENDS: Formation.CALLED, LevelTable.THREE_BID: Formation.BID}
+        if self.level_table in wanted and self.teams is not wanted[self.level_table]:
+            refuse("level_table", f"the {self.level_table.value} table needs teams = "
+                   f"{wanted[self.level_table].value}")
+        if self.teams is not Formation.FIXED and not self.individual_levels:
+            refuse("individual_levels", "sides that change every hand need levels by player")
+        if self.teams is Formation.BID and (not 5 <= self.max_bid <= 100 * self.decks
+                                            or self.max_bid % 5):
+            refuse("max_bid", "a multiple of 5 between 5 and the points in the deck")
         if not 1 <= self.decks <= 4:
             refuse("decks", "between 1 and 4 decks")
         total = 54 * self.decks
@@ -182,10 +222,13 @@ class Ruleset:
                     "bad_option", f"unknown option '{name}'; options are: "
                     + ", ".join(sorted(known)), option=name)
             converted[name] = _convert(name, value, getattr(self, name))
-        if "decks" in converted and "kitty_size" not in converted:
+        if ("decks" in converted or "players" in converted) and "kitty_size" not in converted:
             converted["kitty_size"] = default_kitty_size(
-                converted.get("players", self.players), converted["decks"],
+                converted.get("players", self.players), converted.get("decks", self.decks),
                 self.play)
+        if "players" in converted and "friends" not in converted and \
+                converted.get("teams", self.teams) is Formation.CALLED:
+            converted["friends"] = max(1, converted["players"] // 2 - 1)
         return replace(self, **converted)
 
     def describe(self) -> list[tuple[str, str]]:
@@ -194,12 +237,21 @@ class Ruleset:
                 for k, v in self.to_dict().items()]
 
 
+#: Kitty sizes of RULES §2, §4-§6 by (players, decks).
+_KITTY_SIZES = {(4, 1): 6, (4, 2): 8, (4, 3): 6, (4, 4): 8, (5, 2): 8, (5, 3): 7,
+                (6, 3): 6, (3, 2): 6}
+
+
 def default_kitty_size(players: int, decks: int, play: PlayStyle = PlayStyle.CLASSIC) -> int:
     if play is PlayStyle.CHANGZHU and players == 4 and decks == 2:
         return 4
-    if players == 4:
-        return {1: 6, 2: 8, 3: 6, 4: 8}[decks] if decks in (1, 2, 3, 4) else 8
-    return (54 * decks) % players or players
+    if (players, decks) in _KITTY_SIZES:
+        return _KITTY_SIZES[players, decks]
+    # elsewhere the fewest cards (at least 4) that leave an even deal
+    size = (54 * decks) % players
+    while size < 4:
+        size += players
+    return size
 
 
 def _convert(name: str, value: Any, current: Any) -> Any:

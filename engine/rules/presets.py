@@ -17,6 +17,7 @@ from engine.rules.options import (
     PlayStyle,
     Ruleset,
 )
+from engine.teams import Formation
 
 PRESETS: dict[str, dict[str, Any]] = {
     # RULES §2: the common "80 points / Tractor" game (seeds 004, 002).
@@ -46,11 +47,35 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
+PRESETS.update({
+    # RULES §5: 找朋友. 5 players with 2 decks (or 3), or 6 players with 3 decks; the
+    # dealer calls friends; every player has their own level.
+    "find-friends": {
+        "players": 5,
+        "decks": 2,
+        "kitty_size": 8,
+        "teams": Formation.CALLED,
+        "friends": 1,
+        "individual_levels": True,
+        "must_play": (Rank.JACK, Rank.ACE),
+        "level_table": LevelTable.FIND_FRIENDS,
+    },
+    # RULES §6: 三人竞标. Players bid the threshold; the lowest bidder plays alone.
+    "three-bid": {
+        "players": 3,
+        "decks": 2,
+        "kitty_size": 6,
+        "teams": Formation.BID,
+        "individual_levels": True,
+        "declaration": DeclarationStyle.NONE,
+        "level_table": LevelTable.THREE_BID,
+    },
+    # RULES §4 "six": 6 players, 3 decks, two fixed teams of three, seats alternating.
+    "six": {"players": 6, "decks": 3, "kitty_size": 6, "reinforce": False},
+})
+
 #: Presets RULES.md describes that this engine does not play yet.
-PLANNED = {
-    "find-friends": "find-friends (找朋友, 5-6 players with a called friend)",
-    "three-bid": "three-bid (3 players bidding the threshold)",
-}
+PLANNED: dict[str, str] = {}
 
 
 def ruleset(preset: str = "classic", **overrides: Any) -> Ruleset:

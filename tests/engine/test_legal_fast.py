@@ -35,6 +35,7 @@ from engine.shapes import (
     _candidates,
     decompose,
     decompose_greedy,
+    distinct_strengths,
     follow_amounts,
     follow_value,
     holding_of,
@@ -80,7 +81,7 @@ def reference_leads(game: Game, seat: int) -> list[Cards]:
     rules = game.play_rules
     changzhu = isinstance(rules, ChangzhuPlay)
     max_width = 2 if changzhu else game.rules.max_width
-    unseen = Counter({c: game.rules.decks for c in ALL_CARDS}) - reference_seen(game, seat)
+    unseen = Counter(dict.fromkeys(ALL_CARDS, game.rules.decks)) - reference_seen(game, seat)
     out: list[Cards] = []
     keys: set[tuple[int, ...]] = set()
 
@@ -192,7 +193,7 @@ def test_follows_agree_with_trying_every_candidate(name: str, seed: int) -> None
         if lead is None:
             continue
         ctx = game.phase.ctx
-        for seat, hand in _hands(game):
+        for _seat, hand in _hands(game):
             if len(hand) < lead.size:
                 continue
             n = lead.size
@@ -228,7 +229,7 @@ def test_seen_and_unseen_are_recounts(name: str, seed: int) -> None:
         for seat in range(game.players):
             seen = reference_seen(game, seat)
             assert seen_by(game, seat) == seen
-            assert unseen_by(game, seat) == Counter({c: rules.decks for c in ALL_CARDS}) - seen
+            assert unseen_by(game, seat) == Counter(dict.fromkeys(ALL_CARDS, rules.decks)) - seen
 
 
 @st.composite
@@ -251,6 +252,27 @@ def suit_cards(draw: st.DrawFn) -> tuple[list[Card], TrumpContext, int]:
 def test_decompose_agrees_with_the_greedy(case: tuple[list[Card], TrumpContext, int]) -> None:
     cards, ctx, width = case
     assert decompose(cards, ctx, width) == decompose_greedy(holding_of(cards, ctx), ctx, width)
+
+
+@given(suit_cards(), st.data())
+@settings(max_examples=300)
+def test_components_together_decompose_into_themselves(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """What engine.legal's cached throws rely on where each strength has one ident."""
+    cards, ctx, width = case
+    assume(distinct_strengths(holding_of(cards, ctx), ctx) is not None)
+    parts = decompose(cards, ctx, width)
+    assume(len(parts) >= 2)
+    chosen = data.draw(st.lists(st.sampled_from(range(len(parts))), min_size=2, unique=True))
+    pool = list(cards)
+    throw: list[Card] = []
+    for i, unit in enumerate(parts):
+        unit_of_cards = unit_cards(unit, pool, ctx)
+        for card in unit_of_cards:
+            pool.remove(card)
+        if i in chosen:
+            throw += unit_of_cards
+    assert decompose(throw, ctx, width) == [parts[i] for i in sorted(chosen)]
 
 
 @given(suit_cards(), st.integers(0, 5))
@@ -336,4 +358,5 @@ def test_follow_amounts_are_the_follow_values(
     lead = decompose([c for c in lead_case[0] if ctx.eff[c.index] == ctx.eff[cards[0].index]]
                      or cards[:3], ctx, width)
     holding = holding_of(cards, ctx)
-    assert follow_amounts(holding, lead, ctx) == [o.amount for o in follow_value(holding, lead, ctx)]
+    assert follow_amounts(holding, lead, ctx) == \
+        [o.amount for o in follow_value(holding, lead, ctx)]

@@ -12,17 +12,63 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Event, Play
+from engine.actions import (
+    Action,
+    AnswerTransfer,
+    Bid,
+    CallFriends,
+    Event,
+    NameTrump,
+    NextHand,
+    PassBid,
+    Play,
+    Transfer,
+)
 from engine.cards import deck, points
 from engine.errors import EngineError
-from engine.game import Burying, Dealing, Game, HandOver, MatchOver, MatchState, Playing, apply
+from engine.game import (
+    Bidding,
+    Burying,
+    CallingFriends,
+    Dealing,
+    Game,
+    HandOver,
+    MatchOver,
+    MatchState,
+    NamingTrump,
+    Playing,
+    Transferring,
+    apply,
+)
 from engine.legal import check_play, legal_plays
 from engine.record import GameRecord, replay
-from engine.rules import ruleset
+from engine.rules import Ruleset, ruleset
 from engine.simulate import random_action
-from engine.views import seat_view
+from engine.views import public_view, seat_view
 
-PRESETS = ["classic", "one-deck", "red-black", "titanic", "changzhu"]
+#: Every preset, and the other tables of find-friends and classic: id -> (preset, options).
+GAMES: dict[str, tuple[str, dict[str, object]]] = {
+    "classic": ("classic", {}),
+    "one-deck": ("one-deck", {}),
+    "red-black": ("red-black", {}),
+    "titanic": ("titanic", {}),
+    "changzhu": ("changzhu", {}),
+    "four-decks": ("classic", {"decks": 4}),
+    "find-friends": ("find-friends", {}),
+    "find-friends-5x3": ("find-friends", {"decks": 3}),
+    "find-friends-6x3": ("find-friends", {"players": 6, "decks": 3}),
+    "find-friends-options": ("find-friends", {"level_transfer": True,
+                                              "jack_kitty_penalty": True,
+                                              "ace_kitty_penalty": True}),
+    "three-bid": ("three-bid", {}),
+    "six": ("six", {}),
+}
+PRESETS = list(GAMES)
+
+
+def _rules(name: str) -> Ruleset:
+    preset, options = GAMES[name]
+    return ruleset(preset, **options)
 
 
 def _all_cards(game: Game) -> Counter:
@@ -46,6 +92,7 @@ def _all_cards(game: Game) -> Counter:
     else:
         for h in phase.hands:
             seen.update(h)
+        seen.update(getattr(phase, "kitty", ()))
     return seen
 
 
@@ -72,6 +119,32 @@ def _illegal_probe(game: Game, rng: random.Random) -> None:
         assert game.state is state
 
 
+def _refused_probe(game: Game) -> None:
+    """Bids, calls, trump names and transfers the rules refuse change nothing."""
+    phase = game.phase
+    wrong: list[Action] = []
+    if isinstance(phase, Bidding):
+        top = phase.standing[1] if phase.standing else game.rules.max_bid
+        wrong = [Bid(phase.turn, top + 5), Bid(phase.turn, 3), PassBid((phase.turn + 1) % 3)]
+    elif isinstance(phase, CallingFriends):
+        card = deck(1)[0]
+        wrong = [CallFriends(phase.dealer, (card,) * 3, (1, 2, 3)),
+                 CallFriends((phase.dealer + 1) % game.players, (card,) * game.rules.friends,
+                             (1,) * game.rules.friends)]
+    elif isinstance(phase, NamingTrump):
+        wrong = [NameTrump(phase.dealer, "purple"), NameTrump((phase.dealer + 1) % 3, "S")]
+    elif isinstance(phase, Transferring):
+        wrong = [Transfer(phase.offers[0][0], phase.offers[0][0]), NextHand()]
+        if phase.asked is not None:
+            wrong = [Transfer(phase.offers[0][0], None),
+                     AnswerTransfer((phase.asked + 1) % game.players, True)]
+    for action in wrong:
+        before = game.fingerprint()
+        with pytest.raises(EngineError):
+            game.apply(action)
+        assert game.fingerprint() == before
+
+
 def _play_hand(game: Game, rng: random.Random, check: Callable[[], None] = lambda: None
                ) -> list[Event]:
     """Play the hand out with random legal actions, calling ``check`` before each one."""
@@ -84,15 +157,15 @@ def _play_hand(game: Game, rng: random.Random, check: Callable[[], None] = lambd
 
 @pytest.mark.parametrize("preset", PRESETS)
 @given(seed=st.integers(0, 10**9))
-@settings(max_examples=6)
+@settings(max_examples=5, deadline=None)
 def test_random_hand_invariants(preset: str, seed: int) -> None:
-    rules = ruleset(preset)
+    rules = _rules(preset)
     game = Game(rules, seed)
     rng = random.Random(seed)
     full = Counter(deck(rules.decks))
     while not isinstance(game.phase, (HandOver, MatchOver)):
         phase = game.phase
-        if isinstance(phase, (Dealing, Playing)):
+        if isinstance(phase, (Dealing, Playing, Bidding, CallingFriends, NamingTrump)):
             assert _all_cards(game) == full, "cards are conserved"
         if isinstance(phase, Playing):
             seat = phase.turn
@@ -106,6 +179,7 @@ def test_random_hand_invariants(preset: str, seed: int) -> None:
                 assert Counter(view.hand) == Counter(phase.hands[viewer])
                 if viewer != phase.taker:
                     assert view.kitty == ()
+        _refused_probe(game)
         action = random_action(game, rng)
         game.apply(action)
         if isinstance(game.phase, Playing) and game.phase.tricks and not game.phase.trick.plays:
@@ -119,23 +193,29 @@ def test_random_hand_invariants(preset: str, seed: int) -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 @given(seed=st.integers(0, 10**9))
-@settings(max_examples=4)
+@settings(max_examples=5, deadline=None)
 def test_points_in_play_add_up_to_100_per_deck(preset: str, seed: int) -> None:
-    rules = ruleset(preset)
+    rules = _rules(preset)
     game = Game(rules, seed)
     events = _play_hand(game, random.Random(seed))
     trick_points = sum(e.get("points") for e in events if e.kind == "trick_won")
     assert trick_points + points(game.phase.result.kitty) == 100 * rules.decks
 
 
-@pytest.mark.parametrize("preset", ["classic", "changzhu"])
+@pytest.mark.parametrize("preset", PRESETS)
 @given(seed=st.integers(0, 10**9))
-@settings(max_examples=4)
+@settings(max_examples=5, deadline=None)
 def test_no_view_holds_another_seats_hand(preset: str, seed: int) -> None:
-    game = Game(ruleset(preset), seed)
+    game = Game(_rules(preset), seed)
+    played: set[int] = set()  # seats that have played a called copy
 
     def check() -> None:
         phase = game.phase
+        if isinstance(phase, Playing):  # who played a called copy, from the plays seen
+            for trick in (*[t for t, _, _ in phase.tricks], phase.trick):
+                for seat, cards in trick.plays:
+                    if any(c.card in cards for c in phase.calls):
+                        played.add(seat)
         for viewer in range(game.players):
             view = seat_view(game, viewer)
             assert view.hand == tuple(phase.hands[viewer])
@@ -144,6 +224,13 @@ def test_no_view_holds_another_seats_hand(preset: str, seed: int) -> None:
             # a hidden trump suit stays with its declarer
             if viewer not in game.trump_known_by():
                 assert view.ctx is None and not view.trump_known
+            # nobody's view names a friend before the called copy is played, and every
+            # seat knows the same about the sides
+            assert view.defenders == public_view(game).defenders
+            if isinstance(phase, Playing) and phase.calls:
+                assert set(view.defenders) <= played | {phase.dealer}
+                assert view.sides_settled == (not phase.calls or all(c.done
+                                                                    for c in phase.calls))
 
     _play_hand(game, random.Random(seed), check)
 
@@ -167,9 +254,9 @@ def _contents(value: object) -> object:
 
 @pytest.mark.parametrize("preset", PRESETS)
 @given(seed=st.integers(0, 10**9))
-@settings(max_examples=3)
+@settings(max_examples=5, deadline=None)
 def test_apply_never_mutates_its_input_state(preset: str, seed: int) -> None:
-    state = MatchState.start(ruleset(preset), seed)
+    state = MatchState.start(_rules(preset), seed)
     rng = random.Random(seed)
     while state.hand_number == 0 and not isinstance(state.phase, MatchOver):  # into hand 2
         action = random_action(Game.of(state), rng)

@@ -1,0 +1,102 @@
+"""find-friends, three-bid and six as whole matches, and their phases' refusals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.actions import (
+    AnswerTransfer,
+    Bid,
+    CallFriends,
+    NameTrump,
+    PassBid,
+    Play,
+    Transfer,
+    action_from_dict,
+    action_to_dict,
+)
+from engine.cards import parse_card, parse_cards
+from engine.errors import EngineError
+from engine.game import Bidding, CallingFriends, Game, MatchOver
+from engine.rules import ruleset
+from engine.simulate import random_action
+from engine.views import seat_view
+
+NEW_GAMES = [("find-friends", {}), ("find-friends", {"players": 5, "decks": 3}),
+             ("find-friends", {"players": 6, "decks": 3}), ("three-bid", {}), ("six", {})]
+
+
+@pytest.mark.parametrize(("preset", "options"), NEW_GAMES,
+                         ids=lambda v: v if isinstance(v, str) else "-".join(map(str, v.values())))
+def test_random_legal_actions_play_a_whole_match(preset: str, options: dict[str, int]) -> None:
+    game = Game(ruleset(preset, **options), seed=7)
+    rng = random.Random(7)
+    for _ in range(200_000):
+        action = random_action(game, rng)
+        if action is None:
+            break
+        game.apply(action)
+    assert isinstance(game.phase, MatchOver)
+    winner = game.phase.winner_team
+    if game.rules.individual_levels:  # the winner is a player who passed the top level
+        assert 0 <= winner < game.players
+    else:
+        assert winner in (0, 1)
+
+
+@pytest.mark.parametrize("action", [
+    CallFriends(0, (parse_card("AH"),), (2,)), Bid(1, 120), PassBid(2), NameTrump(0, "none"),
+    Transfer(3, None), Transfer(1, 4), AnswerTransfer(2, False), AnswerTransfer(0, True)])
+def test_new_actions_round_trip_through_the_log(action: object) -> None:
+    assert action_from_dict(action_to_dict(action)) == action  # type: ignore[arg-type]
+
+
+def _at(phase_type: type, preset: str, seed: int = 3) -> Game:
+    game = Game(ruleset(preset), seed)
+    rng = random.Random(seed)
+    while not isinstance(game.phase, phase_type):
+        action = random_action(game, rng)
+        assert action is not None
+        game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize(("preset", "phase_type", "wrong"), [
+    ("three-bid", Bidding, Play(0, tuple(parse_cards("AS")))),
+    ("find-friends", CallingFriends, Bid(0, 100)),
+])
+def test_an_action_in_the_wrong_phase_is_refused_with_the_phase(preset: str, phase_type: type,
+                                                               wrong: object) -> None:
+    game = _at(phase_type, preset)
+    before = game.fingerprint()
+    with pytest.raises(EngineError) as info:
+        game.apply(wrong)  # type: ignore[arg-type]
+    assert info.value.code == "wrong_phase" and game.phase.name in info.value.message
+    assert game.fingerprint() == before
+
+
+def test_bidding_view_shows_bids_but_not_the_kitty() -> None:
+    game = _at(Bidding, "three-bid")
+    phase = game.phase
+    assert isinstance(phase, Bidding)
+    game.apply(Bid(phase.turn, 140))
+    for seat in range(3):
+        view = seat_view(game, seat)
+        assert view.phase == "bid" and view.bid == 140 and view.kitty == ()
+        assert view.hand == phase.hands[seat] and view.ctx is None
+
+
+def test_the_called_friend_is_unknown_until_the_copy_is_played() -> None:
+    game = _at(CallingFriends, "find-friends")
+    phase = game.phase
+    assert isinstance(phase, CallingFriends)
+    dealer = phase.dealer
+    holder = next(s for s in range(5) if s != dealer and phase.hands[s])
+    card = phase.hands[holder][0]
+    game.apply(CallFriends(dealer, (card,), (1,)))
+    for seat in range(5):
+        view = seat_view(game, seat)
+        assert view.defenders == (dealer,) and not view.sides_settled
+        assert view.calls == ((card, 1, None),)
