@@ -80,7 +80,7 @@ async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(bac
                                                                              ) -> None:
     service, recorder, _ = await _service(backend)
     settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
-                             hand_pause=0.0, ai_pause=0.0)
+                             hand_pause=0.0, ai_pause=0.0, away_pause=0.05)
     table = await _table_waiting_for(service, 100, settings)
     await _wait(lambda: any(e.kind == "away" and e.seat == 0 for e in recorder.public))
     assert table.seats[0].away
