@@ -115,6 +115,17 @@ class Damaged:
     reason: str
 
 
+def _damage_reason(exc: Exception) -> str:
+    """Why a table could not be restored, fit for its channel and the log: the error's
+    code, never its sentence (a refused replay can name the cards in someone's hand)."""
+    if isinstance(exc, EngineError):
+        preset = exc.params.get("preset")
+        return exc.code + (f" {preset!r}" if isinstance(preset, str) else "")
+    if isinstance(exc, StoreError):
+        return "unreadable stored data"
+    return type(exc).__name__
+
+
 def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """The game after ``action`` and its events; ``game`` itself is left as it was
     (``EngineError`` if the rules refuse the action). A new holder, so whoever still
@@ -147,10 +158,10 @@ class TableService:
             try:
                 table, recent = await self._restore_one(record)
             except Exception as exc:  # one bad row must not stop the bot
-                reason = str(getattr(exc, "message", None) or exc) or type(exc).__name__
+                reason = _damage_reason(exc)
                 log.warning("table in channel %s could not be restored, kept aside "
                             "(quarantined): %s", record.channel_id, reason)
-                self.damaged[record.channel_id] = Damaged(record, reason[:300])
+                self.damaged[record.channel_id] = Damaged(record, reason)
                 continue
             self._keep(table)
             restored.append(Restored(table, recent))
