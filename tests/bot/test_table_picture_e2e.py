@@ -44,7 +44,8 @@ async def test_the_picture_names_trump_levels_points_and_the_previous_trick(
         assert alt.startswith("Shengji table · classic. Hand 1. Trump: ")
 
         # the trump, as the table's text says it
-        trump = re.search(r"trump: (\S+)", text)
+        # (the trump may be two words: "no trump")
+        trump = re.search(r"trump: (.+?) · ", text)
         assert trump, text
         assert f"Trump: {trump.group(1)}, Level: " in alt
 
