@@ -1,7 +1,8 @@
 """Two real bot processes over one PostgreSQL database, each with its shard: the fake Discord
 routes each server to its shard's process (IDENTIFY with ``[shard_id, shard_count]``); a
 third process for a shard that is served is refused; killing and restarting one process
-resumes its table and leaves the other's alone."""
+resumes its table and leaves the other's alone; each server's stats read the same from
+its shard's process as from one process serving both shards."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from tests.bot.harness import (
     table_message,
     wait_until,
 )
+from tests.bot.test_stats_e2e import ENV as STATS_ENV
+from tests.bot.test_stats_e2e import SHORT, ask, play_match
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser
 from tests.postgres import PostgresServer
 
@@ -91,6 +94,70 @@ async def test_two_processes_serve_their_own_shards_of_one_postgres_database(
         assert bots[1].returncode is None and fake.shard_sessions()[1] is bob_session
         assert await hand_numbers(worlds[1], bob) == bob_hand
         await _play(worlds[1], bob, 1)
+    finally:
+        for bot in bots:
+            await bot.stop()
+        await fake.stop()
+    fake.assert_clean()
+
+
+async def test_each_servers_stats_read_the_same_from_its_shards_process_and_from_one_for_both(
+        tmp_path: Path, postgres_server: PostgresServer) -> None:
+    """Two processes each finish a match in their own server; every answer of the stats
+    commands (leaderboard, stats, history) is then the same from one process serving both
+    shards: the stats live in the one database, not in a process."""
+    url = await postgres_server.new_database()
+    fake = FakeDiscord()
+    await fake.start()
+    guilds = [fake.add_guild(f"Shard {i}", shard=(i, 2)) for i in range(2)]
+    channels = [fake.add_channel(guild, "shengji") for guild in guilds]
+    admin = fake.add_user("Admin", manage_guild=True)
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+
+    def process(name: str, shards: str | None) -> BotProcess:
+        env = {**FAST, **STATS_ENV, "SHENGJI_DB": url, "SHENGJI_SHARD_COUNT": "2"}
+        if shards is not None:
+            env["SHENGJI_SHARDS"] = shards
+        return BotProcess(fake, ["-m", "bot"], log_path=tmp_path / f"{name}.log", cwd=ROOT,
+                          extra_env=env)
+
+    async def answers(world: World) -> list[object]:
+        """What Alice sees of her server's stats: the board, her record, her history."""
+        seen: list[object] = []
+        for command in ("leaderboard", "stats", "history"):
+            ix = await ask(world, alice, command)
+            seen.append((ix.message.content, ix.message.embeds))
+        return seen
+
+    bots = [process("shard0", "0"), process("shard1", "1")]
+    worlds = [World(fake, bot, guild, channel, url, bot.log_path, {})
+              for bot, guild, channel in zip(bots, guilds, channels)]
+    try:
+        for bot in bots:
+            await bot.start()
+        await wait_until(lambda: set(fake.shard_sessions()) == {0, 1}, timeout=60)
+        await fake.wait_until_ready(timeout=60)
+        played = []
+        for world in worlds:  # a one-hand match in each server, served by its own process
+            await ask(world, admin, "settings", options=SHORT)
+            played.append(await play_match(world, alice, bob))
+        before = [await answers(world) for world in worlds]
+        for world, match in zip(worlds, played):
+            stats = (await ask(world, alice, "stats")).message.embeds[0]["description"]
+            assert f"Matches: 1 played, {int(match.winner_team == 0)} won" in stats, stats
+        for bot in bots:
+            await bot.stop()
+
+        both = process("both", None)  # every shard of the count
+        for world in worlds:
+            world.bot = both
+        old = fake.shard_sessions()
+        await both.start()
+        await wait_until(lambda: all(fake.shard_sessions()[shard] is not old[shard]
+                                     for shard in (0, 1)), timeout=60)
+        await wait_until(lambda: "connected as" in both.output(), timeout=60)
+        assert [await answers(world) for world in worlds] == before
+        bots = [both]
     finally:
         for bot in bots:
             await bot.stop()
