@@ -35,29 +35,52 @@ async def _play(world: World, user: FakeUser, plays: int) -> None:
         await asyncio.sleep(0.02)
 
 
-async def test_two_processes_serve_their_own_shards_of_one_postgres_database(
-        tmp_path: Path, postgres_server: PostgresServer) -> None:
-    url = await postgres_server.new_database()
-    fake = FakeDiscord()
-    await fake.start()
-    guilds = [fake.add_guild(f"Shard {i}", shard=(i, 2)) for i in range(2)]
-    channels = [fake.add_channel(guild, "shengji") for guild in guilds]
-    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+class TwoShards:
+    """A fake Discord with one server in each of two shards, and the bot processes that
+    serve them over one PostgreSQL database."""
 
-    def process(shard: int, name: str) -> BotProcess:
-        env = {**FAST, "SHENGJI_DB": url, "SHENGJI_SHARD_COUNT": "2",
-               "SHENGJI_SHARDS": str(shard)}
-        return BotProcess(fake, ["-m", "bot"], log_path=tmp_path / f"{name}.log", cwd=ROOT,
-                          extra_env=env)
+    def __init__(self, tmp_path: Path, url: str, env: dict[str, str]) -> None:
+        self.tmp_path, self.url, self.env = tmp_path, url, env
+        self.fake = FakeDiscord()
+        self.guilds = [self.fake.add_guild(f"Shard {i}", shard=(i, 2)) for i in range(2)]
+        self.channels = [self.fake.add_channel(guild, "shengji") for guild in self.guilds]
+        self.bots: list[BotProcess] = []
 
-    bots = [process(0, "shard0"), process(1, "shard1")]
-    worlds = [World(fake, bot, guild, channel, url, bot.log_path, {})
-              for bot, guild, channel in zip(bots, guilds, channels)]
-    try:
+    def process(self, name: str, shards: str | None) -> BotProcess:
+        """A bot process serving ``shards`` (None: every shard of the count)."""
+        env = {**FAST, **self.env, "SHENGJI_DB": self.url, "SHENGJI_SHARD_COUNT": "2"}
+        if shards is not None:
+            env["SHENGJI_SHARDS"] = shards
+        bot = BotProcess(self.fake, ["-m", "bot"], log_path=self.tmp_path / f"{name}.log",
+                         cwd=ROOT, extra_env=env)
+        self.bots.append(bot)
+        return bot
+
+    async def start(self) -> list[World]:
+        """Starts one process per shard; the two servers' worlds, once both are ready."""
+        await self.fake.start()
+        bots = [self.process("shard0", "0"), self.process("shard1", "1")]
         for bot in bots:
             await bot.start()
-        await wait_until(lambda: set(fake.shard_sessions()) == {0, 1}, timeout=60)
-        await fake.wait_until_ready(timeout=60)
+        await wait_until(lambda: set(self.fake.shard_sessions()) == {0, 1}, timeout=60)
+        await self.fake.wait_until_ready(timeout=60)
+        return [World(self.fake, bot, guild, channel, self.url, bot.log_path, {})
+                for bot, guild, channel in zip(bots, self.guilds, self.channels)]
+
+    async def stop(self) -> None:
+        for bot in self.bots:
+            await bot.stop()
+        await self.fake.stop()
+
+
+async def test_two_processes_serve_their_own_shards_of_one_postgres_database(
+        tmp_path: Path, postgres_server: PostgresServer) -> None:
+    shards = TwoShards(tmp_path, await postgres_server.new_database(), {})
+    fake = shards.fake
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    try:
+        worlds = await shards.start()
+        guilds, bots = shards.guilds, [world.bot for world in worlds]
         for shard, session in fake.shard_sessions().items():  # each was told of its guild only
             told = [f["d"]["id"] for f in session.history if f["t"] == "GUILD_CREATE"]
             assert told == [str(guilds[shard].id)], (shard, told)
@@ -68,7 +91,7 @@ async def test_two_processes_serve_their_own_shards_of_one_postgres_database(
         await _play(worlds[1], bob, 2)
 
         # a second process for shard 1 is refused while the first one lives
-        intruder = process(1, "intruder")
+        intruder = shards.process("intruder", "1")
         await intruder.start()
         assert intruder.proc is not None
         assert await asyncio.wait_for(intruder.proc.wait(), 60) == 2
@@ -82,7 +105,7 @@ async def test_two_processes_serve_their_own_shards_of_one_postgres_database(
         assert bots[0].proc is not None
         bots[0].proc.kill()
         await bots[0].proc.wait()
-        bots[0] = worlds[0].bot = process(0, "shard0-again")
+        bots[0] = worlds[0].bot = shards.process("shard0-again", "0")
         await bots[0].start()
         await wait_until(lambda: fake.shard_sessions()[0] is not old_session, timeout=60)
         await wait_until(lambda: "1. Alice to play" in table_message(worlds[0]).content,
@@ -95,9 +118,7 @@ async def test_two_processes_serve_their_own_shards_of_one_postgres_database(
         assert await hand_numbers(worlds[1], bob) == bob_hand
         await _play(worlds[1], bob, 1)
     finally:
-        for bot in bots:
-            await bot.stop()
-        await fake.stop()
+        await shards.stop()
     fake.assert_clean()
 
 
@@ -106,20 +127,10 @@ async def test_each_servers_stats_read_the_same_from_its_shards_process_and_from
     """Two processes each finish a match in their own server; every answer of the stats
     commands (leaderboard, stats, history) is then the same from one process serving both
     shards: the stats live in the one database, not in a process."""
-    url = await postgres_server.new_database()
-    fake = FakeDiscord()
-    await fake.start()
-    guilds = [fake.add_guild(f"Shard {i}", shard=(i, 2)) for i in range(2)]
-    channels = [fake.add_channel(guild, "shengji") for guild in guilds]
+    shards = TwoShards(tmp_path, await postgres_server.new_database(), STATS_ENV)
+    fake = shards.fake
     admin = fake.add_user("Admin", manage_guild=True)
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
-
-    def process(name: str, shards: str | None) -> BotProcess:
-        env = {**FAST, **STATS_ENV, "SHENGJI_DB": url, "SHENGJI_SHARD_COUNT": "2"}
-        if shards is not None:
-            env["SHENGJI_SHARDS"] = shards
-        return BotProcess(fake, ["-m", "bot"], log_path=tmp_path / f"{name}.log", cwd=ROOT,
-                          extra_env=env)
 
     async def answers(world: World) -> list[object]:
         """What Alice sees of her server's stats: the board, her record, her history."""
@@ -129,14 +140,8 @@ async def test_each_servers_stats_read_the_same_from_its_shards_process_and_from
             seen.append((ix.message.content, ix.message.embeds))
         return seen
 
-    bots = [process("shard0", "0"), process("shard1", "1")]
-    worlds = [World(fake, bot, guild, channel, url, bot.log_path, {})
-              for bot, guild, channel in zip(bots, guilds, channels)]
     try:
-        for bot in bots:
-            await bot.start()
-        await wait_until(lambda: set(fake.shard_sessions()) == {0, 1}, timeout=60)
-        await fake.wait_until_ready(timeout=60)
+        worlds = await shards.start()
         played = []
         for world in worlds:  # a one-hand match in each server, served by its own process
             await ask(world, admin, "settings", options=SHORT)
@@ -145,10 +150,10 @@ async def test_each_servers_stats_read_the_same_from_its_shards_process_and_from
         for world, match in zip(worlds, played):
             stats = (await ask(world, alice, "stats")).message.embeds[0]["description"]
             assert f"Matches: 1 played, {int(match.winner_team == 0)} won" in stats, stats
-        for bot in bots:
-            await bot.stop()
+        for world in worlds:
+            await world.bot.stop()
 
-        both = process("both", None)  # every shard of the count
+        both = shards.process("both", None)  # every shard of the count
         for world in worlds:
             world.bot = both
         old = fake.shard_sessions()
@@ -157,9 +162,6 @@ async def test_each_servers_stats_read_the_same_from_its_shards_process_and_from
                                      for shard in (0, 1)), timeout=60)
         await wait_until(lambda: "connected as" in both.output(), timeout=60)
         assert [await answers(world) for world in worlds] == before
-        bots = [both]
     finally:
-        for bot in bots:
-            await bot.stop()
-        await fake.stop()
+        await shards.stop()
     fake.assert_clean()
