@@ -11,7 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-
 from bot.ui.render import PictureWorkers
 
 ROOT = Path(__file__).resolve().parents[2]
