@@ -3,6 +3,7 @@
     .venv/bin/python bench/load.py                                # K = 1, 10, 25, 50; 60 s each
     .venv/bin/python bench/load.py --tables 1,10,25 --seconds 30
     .venv/bin/python bench/load.py --quick                        # K = 1 for 5 s: a smoke test
+    .venv/bin/python bench/load.py --tables 25 --compare ../main  # and another checkout's bot
 
 The real bot (``python -m bot``, its own process, a SQLite file) against the project's
 fake Discord (``tests/fakediscord/``, in this process) at the real pace (pauses and the
@@ -23,6 +24,8 @@ watches. Printed per K, over the measured window (after every table has started)
 * hands per minute (hand results posted, all tables) and table pictures uploaded per second.
 
 The fake and this driver run on the same machine as the bot and share its cores.
+``--compare PATH`` runs another checkout's bot (``python -m bot`` in PATH, this
+interpreter) right after this one's for each K, so that both see the same machine.
 """
 
 from __future__ import annotations
@@ -137,15 +140,17 @@ def _uploads(fake: FakeDiscord, after: int) -> int:
     return sum(r.kind == "message_edit" and bool(r.attachments) for r in fake.records[after:])
 
 
-async def run(tables: int, seconds: float, probers: int, pace: str, work: Path) -> Figures:
+async def run(tables: int, seconds: float, probers: int, pace: str, work: Path,
+              checkout: Path = ROOT) -> Figures:
     fake = FakeDiscord(ack_timeout=30.0)  # a late answer is measured, not refused
     await fake.start()
     guild = fake.add_guild("Load")
     channels = [fake.add_channel(guild, f"table-{i}") for i in range(tables)]
     hosts = [fake.add_user(f"P{i}", guilds=[guild]) for i in range(tables)]
-    db = str(work / f"load-{tables}.sqlite3")
+    run_dir = Path(tempfile.mkdtemp(dir=work))
+    db = str(run_dir / "load.sqlite3")
     env = {**PACES[pace], "SHENGJI_DB": db, "SHENGJI_GUILD_ID": str(guild.id)}
-    bot = BotProcess(fake, ["-m", "bot"], log_path=work / f"bot-{tables}.log", cwd=ROOT,
+    bot = BotProcess(fake, ["-m", "bot"], log_path=run_dir / "bot.log", cwd=checkout,
                      extra_env=env)
     try:
         await bot.start()
@@ -185,17 +190,21 @@ async def main(argv: list[str] | None = None) -> None:
                         help="tables with a person who plays and probes (default 1)")
     parser.add_argument("--pace", choices=sorted(PACES), default="normal")
     parser.add_argument("--quick", action="store_true", help="K = 1 for 5 s (a smoke test)")
+    parser.add_argument("--compare", type=Path, metavar="PATH",
+                        help="also run the bot of this checkout, alternately")
     args = parser.parse_args(argv)
     counts = [1] if args.quick else [int(k) for k in args.tables.split(",")]
     seconds = 5.0 if args.quick else args.seconds
+    checkouts = [ROOT] + ([args.compare.resolve()] if args.compare else [])
     with tempfile.TemporaryDirectory() as tmp:
         for tables in counts:
             probers = max(1, min(args.probers, tables))
-            print(f"== {tables} table(s), {probers} with a person probing; {seconds:.0f} s "
-                  f"at {args.pace} pace", flush=True)
-            figures = await run(tables, seconds, probers, args.pace, Path(tmp))
-            for line in figures.lines():
-                print("  " + line, flush=True)
+            for checkout in checkouts:
+                print(f"== {tables} table(s), {probers} with a person probing; {seconds:.0f} s "
+                      f"at {args.pace} pace; the bot of {checkout}", flush=True)
+                figures = await run(tables, seconds, probers, args.pace, Path(tmp), checkout)
+                for line in figures.lines():
+                    print("  " + line, flush=True)
 
 
 if __name__ == "__main__":
