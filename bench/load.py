@@ -21,7 +21,9 @@ watches. Printed per K, over the measured window (after every table has started)
   runnable, for a core;
 * its memory (PSS: RSS with the pages the forked workers share split between them; main
   + workers), and the growth since before the tables, per table;
-* hands per minute (hand results posted, all tables) and table pictures uploaded per second.
+* hands per minute (hand results posted, all tables; a hand lasts about two minutes at
+  normal pace, so give it ``--seconds 150`` or more), cards played per minute (from the
+  bot's action log) and table pictures uploaded per second.
 
 The fake and this driver run on the same machine as the bot and share its cores.
 ``--compare PATH`` runs another checkout's bot (``python -m bot`` in PATH, this
@@ -34,6 +36,7 @@ import argparse
 import asyncio
 import contextlib
 import math
+import sqlite3
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -106,6 +109,7 @@ class Figures:
     start: Usage  # the measured window
     end: Usage
     hands: int
+    plays: int
     uploads: int
 
     def lines(self) -> list[str]:
@@ -127,13 +131,23 @@ class Figures:
             f"{self.end.workers_kib / 1024:.0f} MiB; "
             f"{grown / 1024 / self.tables:.2f} MiB per table (growth since before the tables)",
             f"hands per minute: {self.hands * 60 / wall:.1f} ({self.hands} hands in "
-            f"{wall:.0f} s, all tables); table pictures uploaded: {self.uploads / wall:.1f}/s",
+            f"{wall:.0f} s, all tables; a hand lasts about two minutes at normal pace); "
+            f"plays per minute: {self.plays * 60 / wall:.0f}; "
+            f"table pictures uploaded: {self.uploads / wall:.1f}/s",
         ]
 
 
 def _results_posted(fake: FakeDiscord, after: int) -> int:
     return sum(r.kind == "channel_message" and "Attackers' total" in (r.content or "")
                for r in fake.records[after:])
+
+
+def _plays(db: str) -> int:
+    """Cards played so far, every table (read from the bot's action log)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as c:
+        (count,), = c.execute(
+            "SELECT count(*) FROM actions WHERE json_extract(action, '$.type') = 'Play'")
+    return int(count)
 
 
 def _uploads(fake: FakeDiscord, after: int) -> int:
@@ -166,6 +180,7 @@ async def run(tables: int, seconds: float, probers: int, pace: str, work: Path,
         loop = asyncio.get_running_loop()
         probes = Probes()
         mark = fake.mark()
+        played = _plays(db)
         start = Usage.read(pid)
         until = loop.time() + seconds
         await asyncio.gather(
@@ -174,7 +189,8 @@ async def run(tables: int, seconds: float, probers: int, pace: str, work: Path,
             *(_probe(w, h, until, probes) for w, h in zip(worlds[:probers], hosts[:probers])))
         end = Usage.read(pid)
         return Figures(tables, seconds, probes, before, start, end,
-                       _results_posted(fake, mark), _uploads(fake, mark))
+                       _results_posted(fake, mark), _plays(db) - played,
+                       _uploads(fake, mark))
     finally:
         await bot.stop(timeout=30)
         with contextlib.suppress(Exception):

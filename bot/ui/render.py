@@ -14,10 +14,6 @@ never reach the channel.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import multiprocessing.connection
-import os
-import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -28,6 +24,7 @@ from bot.table_data import Table
 from bot.text.catalogue import say, template
 from bot.text.events import result_lines, trump_name
 from bot.ui.cards_input import hand_order
+from engine.ai.pool import end_with_parent
 from engine.cards import Card, Rank, parse_cards
 from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.order import TrumpContext
@@ -56,7 +53,7 @@ class PictureWorkers:
     """
 
     def __init__(self, workers: int = 1) -> None:
-        self._executor = ProcessPoolExecutor(max_workers=workers, initializer=_worker_ready)
+        self._executor = ProcessPoolExecutor(max_workers=workers, initializer=end_with_parent)
         self._free = workers
         self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
             deque(), deque())  # (urgent, the rest)
@@ -99,20 +96,6 @@ class PictureWorkers:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _worker_ready() -> None:
-    """End the worker when the bot is gone, even by SIGKILL (nothing could shut the pool
-    down then)."""
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
-                         name="exit-with-parent").start()
-
-
-def _exit_with(sentinel: int) -> None:
-    multiprocessing.connection.wait([sentinel])  # ready when the parent has exited
-    os._exit(0)
 
 
 def _warm() -> None:
