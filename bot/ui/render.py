@@ -14,9 +14,11 @@ never reach the channel.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import fields
 from typing import Any
 
@@ -43,6 +45,8 @@ from images import (
     render_table,
 )
 
+log = logging.getLogger(__name__)
+
 
 class PictureWorkers:
     """Pictures drawn in worker processes, urgent ones (a player's hand) first.
@@ -53,12 +57,17 @@ class PictureWorkers:
     """
 
     def __init__(self, workers: int = 1) -> None:
-        self._executor = ProcessPoolExecutor(max_workers=workers, initializer=end_with_parent)
+        self._workers = workers
         self._free = workers
         self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
             deque(), deque())  # (urgent, the rest)
-        # fork the worker now, before the bot starts its threads, and warm its caches
-        self._executor.submit(_warm)
+        self._executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(max_workers=self._workers, initializer=end_with_parent)
+        # fork the worker now (at start: before the bot starts its threads), warm its caches
+        executor.submit(_warm)
+        return executor
 
     @property
     def waiting(self) -> int:
@@ -80,7 +89,15 @@ class PictureWorkers:
                     self._release()  # the worker was handed over as we were cancelled
                 raise
         try:
-            return await asyncio.wrap_future(self._executor.submit(render, *args, **kwargs))
+            executor = self._executor
+            try:
+                return await asyncio.wrap_future(executor.submit(render, *args, **kwargs))
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start anew
+                if executor is self._executor:
+                    log.warning("a picture worker died: starting new ones")
+                    executor.shutdown(wait=False)
+                    self._executor = self._start()
+                return await asyncio.wrap_future(self._executor.submit(render, *args, **kwargs))
         finally:
             self._release()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -60,6 +61,17 @@ async def test_a_picture_given_up_while_waiting_does_not_keep_the_worker() -> No
         # the worker is free again: the next picture does not wait forever
         name, _ = await asyncio.wait_for(workers.draw(False, _named, "next"), timeout=30)
         assert name == "next" and workers.waiting == 0
+    finally:
+        workers.close()
+
+
+async def test_pictures_are_drawn_again_after_the_worker_died() -> None:
+    workers = PictureWorkers(1)
+    try:
+        _, pid = await workers.draw(True, _named, "before")
+        os.kill(pid, signal.SIGKILL)
+        name, again = await asyncio.wait_for(workers.draw(True, _named, "after"), timeout=60)
+        assert name == "after" and again != pid
     finally:
         workers.close()
 
