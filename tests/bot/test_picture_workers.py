@@ -1,10 +1,12 @@
 """Pictures are drawn in a worker process, a player's hand before waiting table refreshes;
-and the load benchmark runs and prints its figures (a smoke test: nothing is timed)."""
+table edits coalesce longer under load; and the load benchmark runs and prints its
+figures (a smoke test: nothing is timed)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import signal
 import subprocess
@@ -12,7 +14,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from bot.table_data import Seat, Table, TableSettings
+from bot.ui.publisher import MAX_STRETCH, WAITING_PER_STRETCH, DiscordPublisher, Postbox
 from bot.ui.render import PictureWorkers
+from engine.game import Game
+from engine.rules import ruleset
+from engine.simulate import random_action
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,3 +100,45 @@ def test_the_load_benchmark_prints_its_figures(tmp_path: Path) -> None:
     assert re.search(r"event loop waited for a core \d+% of the time", out), out
     assert re.search(r"MiB per table", out), out
     assert re.search(r"hands per minute: [\d.]+", out), out
+
+
+def _table(channel_id: int, *, person_to_act: bool) -> Table:
+    """A table in play whose game waits for seat 0's decision; seat 0 a person or not."""
+    game = Game(ruleset("classic"), seed=channel_id)
+    rng = random.Random(channel_id)
+    seats: list[Seat | None] = [Seat("ai", None, f"C{i}", "easy") for i in range(4)]
+    table = Table(channel_id, 1, 10, "classic", {}, TableSettings(), seats, status="playing",
+                  game=game)
+    while table.actor() is None:
+        action = random_action(game, rng, declare_chance=0.0)
+        assert action is not None
+        game.apply(action)
+    actor = table.actor()
+    assert actor is not None
+    if person_to_act:
+        seats[actor] = Seat("human", 10, "Host")
+    return table
+
+
+async def test_table_edits_wait_longer_while_many_wait_but_not_where_a_person_is_to_act(
+        ) -> None:
+    async def nothing(*_: object) -> None:
+        pass
+
+    publisher = DiscordPublisher(Postbox(None), message_posted=nothing,  # type: ignore[arg-type]
+                                 redrawn=nothing, edit_interval=1.0)
+    computers, person = _table(1, person_to_act=False), _table(2, person_to_act=True)
+    try:
+        publisher.schedule(computers)
+        publisher.schedule(person)
+        assert publisher._interval(computers) == pytest.approx(1 + 2 / WAITING_PER_STRETCH)
+        for channel in range(3, 3 + WAITING_PER_STRETCH):
+            publisher.schedule(_table(channel, person_to_act=False))
+        assert publisher._interval(computers) == pytest.approx(
+            1 + (2 + WAITING_PER_STRETCH) / WAITING_PER_STRETCH)
+        for channel in range(100, 100 + 5 * WAITING_PER_STRETCH):
+            publisher.schedule(_table(channel, person_to_act=False))
+        assert publisher._interval(computers) == MAX_STRETCH  # no longer than that
+        assert publisher._interval(person) == 1.0  # they watch: as soon as ever
+    finally:
+        await publisher.close()  # (the redraws waiting are dropped, none ran)
