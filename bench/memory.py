@@ -11,22 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bot_driver import rss_kib
 
-from tests.bot.harness import create_and_start, running_bot  # noqa: E402
-
-
-def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+from tests.bot.harness import create_and_start, running_bot
 
 
 async def main(opens: int, every: int) -> None:

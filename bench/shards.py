@@ -18,69 +18,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
-import statistics
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bot_driver import ROOT, percentiles, play_when_asked, start_table
 
-from tests.bot.harness import (  # noqa: E402
-    FAST,
-    World,
-    act_when_asked,
-    has_table,
-    table_message,
-    wait_until,
-)
-from tests.fakediscord import BotProcess, FakeDiscord, FakeUser  # noqa: E402
-from tests.fakediscord.interactions import InteractionTimeout  # noqa: E402
-from tests.postgres import PostgresServer, find_binaries  # noqa: E402
+from tests.bot.harness import FAST, World
+from tests.fakediscord import BotProcess, FakeDiscord
+from tests.postgres import PostgresServer, find_binaries
 
 SHARDS = 2
-
-
-async def _start_table(world: World, host: FakeUser, gate: asyncio.Semaphore) -> None:
-    """``host`` opens a table and starts it with three computers (a few at a time: a burst
-    of fifty would measure the start, not the play)."""
-    async with gate:
-        ix = await world.fake.slash(host, world.channel, "shengji", "create", preset="classic")
-        await ix.wait_acked(timeout=60)
-        await wait_until(lambda: has_table(world), timeout=60)
-        start = table_message(world).button("Start")
-        click = await world.fake.click(host, table_message(world), start["custom_id"])
-        await click.wait_acked(timeout=60)
-
-
-async def _player(world: World, user: FakeUser, until: float, acks: list[float]) -> None:
-    loop = asyncio.get_running_loop()
-    name = f"1. {user.name}"
-    while loop.time() < until:
-        try:
-            status = table_message(world).content
-        except LookupError:
-            status = ""
-        if f"{name} to play" in status:
-            try:
-                choices = await world.fake.autocomplete(user, world.channel, "shengji", "play",
-                                                        focused="cards", value="", timeout=30)
-            except InteractionTimeout:
-                continue
-            if choices:
-                sent = loop.time()
-                ix = await world.fake.slash(user, world.channel, "shengji", "play",
-                                            cards=choices[0]["value"])
-                try:
-                    await ix.wait_acked(timeout=30)
-                except InteractionTimeout:
-                    acks.append(math.inf)  # not acknowledged at all
-                    continue
-                acks.append(loop.time() - sent)
-        elif "burying" in status or "may swap" in status:
-            await act_when_asked(world, user, name)
-        await asyncio.sleep(0.05)
 
 
 async def run(layout: list[list[int]], tables: int, seconds: float, server: PostgresServer,
@@ -110,26 +58,15 @@ async def run(layout: list[list[int]], tables: int, seconds: float, server: Post
         worlds = [World(fake, bots[0], g, c, url, work / "x.log", {})
                   for g, c in zip(guilds, channels)]
         gate = asyncio.Semaphore(4)
-        await asyncio.gather(*(_start_table(w, u, gate) for w, u in zip(worlds, users)))
+        await asyncio.gather(*(start_table(w, u, gate) for w, u in zip(worlds, users)))
         acks: list[float] = []
         until = loop.time() + seconds
-        await asyncio.gather(*(_player(w, u, until, acks) for w, u in zip(worlds, users)))
+        await asyncio.gather(*(play_when_asked(w, u, until, acks) for w, u in zip(worlds, users)))
         return acks
     finally:
         for bot in bots:
             await bot.stop()
         await fake.stop()
-
-
-def _line(label: str, acks: list[float]) -> str:
-    """Percentiles over every play; one never acknowledged counts as infinitely late."""
-    ms = sorted(a * 1000 for a in acks)
-    if len(ms) < 2:
-        return f"{label:<28} plays {len(ms):>5}  (too few to say)"
-    q = statistics.quantiles(ms, n=100, method="inclusive")
-    late = sum(m > 3000 for m in ms)  # past Discord's 3 s: the interaction failed
-    return (f"{label:<28} plays {len(ms):>5}  p50 {q[49]:8.1f} ms  p90 {q[89]:8.1f} ms  "
-            f"p99 {q[98]:8.1f} ms  max {ms[-1]:8.1f} ms  over 3 s: {late}")
 
 
 async def main() -> None:
@@ -150,13 +87,13 @@ async def main() -> None:
                 for label, layout in ((f"1 process x {args.tables} tables", [[0, 1]]),
                                       (f"2 processes x {args.tables // 2} tables", [[0], [1]])):
                     acks = await run(layout, args.tables, args.seconds, server, Path(work))
-                    print(_line(label, acks), flush=True)
+                    print(percentiles(label, acks), flush=True)
                     results.setdefault(label, []).extend(acks)
     finally:
         server.stop()
     print("all rounds:")
     for label, acks in results.items():
-        print(_line(label, acks))
+        print(percentiles(label, acks))
 
 
 if __name__ == "__main__":

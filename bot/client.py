@@ -26,6 +26,7 @@ from bot.text.commands import ShengjiTranslator
 from bot.tree import ShengjiTree, locale_of
 from bot.ui.panel_registry import PanelRegistry
 from bot.ui.publisher import DiscordPublisher, Postbox
+from bot.ui.render import start_picture_workers, stop_picture_workers
 from engine.ai import AiPool
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,9 @@ class ShengjiBot(commands.AutoShardedBot):
                                               turn_timer=settings.turn_timer)
 
     async def setup_hook(self) -> None:
+        # pictures are drawn in a worker process, away from the event loop (started first:
+        # it forks before the store's thread exists)
+        start_picture_workers(workers=1)
         self.store = await open_store(self.settings.database)
         # before anything is restored: no other live process may act on these tables
         await self.store.claim_shards(self.settings.shard_count or 1,
@@ -111,6 +115,7 @@ class ShengjiBot(commands.AutoShardedBot):
             await self.tables.close()
         if hasattr(self, "publisher"):
             await self.publisher.close()
+        stop_picture_workers()
         if hasattr(self, "store"):
             await self.store.close()
         if hasattr(self, "deciders"):

@@ -1,7 +1,7 @@
 """Pictures of hands, tables and results, as PNG bytes with a text equivalent.
 
 ``images`` imports nothing from the project but ``engine.cards`` and ``engine.order``.
-Rendering blocks (Pillow): the bot calls these through ``asyncio.to_thread``.
+Rendering blocks (Pillow): the bot calls these in a worker process (``bot/ui/render.py``).
 
     rendered, order = render_hand(cards, ctx, selected=..., unplayable=..., new=...)
     render_table(TableScene(...)) / render_result(ResultScene(...)) -> Rendered

@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from engine.cards import Card, Suit
+from engine.cards import Card, Rank, Suit, deck
 from engine.order import TrumpContext
 from images.canvas import (
     ENGLISH,
@@ -86,7 +87,7 @@ def render_hand(
     order = display_order(cards, ctx)
     slots = _mark(order, ctx, selected=selected, unplayable=unplayable, new=new)
     image = _draw(slots, four_colour, labels)
-    return encode(image, _alt_text(slots, ctx, labels)), order
+    return encode(image, _alt_text(slots, ctx, labels), _palette()), order
 
 
 # -- order and marks ----------------------------------------------------------------------
@@ -237,6 +238,28 @@ def _draw_number(
     else:
         colour = INK
     draw.text(centre, text, font=font, fill=colour, anchor="mm")
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The 256 colours of every hand picture, from every card face with every mark, in two
+    and four colours, trumps underlined: an 8-bit PNG encodes about three times faster than
+    an RGB one, and is half the size (no colour moves by more than a few steps)."""
+    cards = deck(1)
+    ctx = TrumpContext(Rank.FIVE, Suit.HEARTS)
+    samples = []
+    for four_colour in (False, True):
+        order = display_order(cards, ctx)
+        for k in range(3):  # each card selected, then unplayable, then new, once
+            slots = _mark(order, ctx, selected=order[k::3], unplayable=order[(k + 1) % 3::3],
+                          new=order[(k + 2) % 3::3])
+            samples.append(_draw(slots, four_colour, ENGLISH))
+    sample = Image.new("RGB", (max(s.width for s in samples), sum(s.height for s in samples)))
+    top = 0
+    for image in samples:
+        sample.paste(image, (0, top))
+        top += image.height
+    return sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 # -- text equivalent ---------------------------------------------------------------------------

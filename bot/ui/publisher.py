@@ -2,7 +2,9 @@
 
 * The public table message (picture + text + buttons) is edited in place, coalesced
   so that a burst of actions makes one edit; after each redraw the ``redrawn`` callback
-  lets the open hand panels follow (``bot/ui/panel_registry.py``).
+  lets the open hand panels follow (``bot/ui/panel_registry.py``). Under load (many
+  tables waiting for a redraw, pictures queued for the worker) the edits of tables that
+  wait for no person coalesce over longer intervals, up to ``MAX_STRETCH`` times.
 * Hidden trump suits are told by DM; when a DM fails (closed DMs: 403, code 50007) the
   text is kept for the player and shown privately at their next interaction.
 * It posts through a ``Postbox`` and never sees the Bot.
@@ -27,6 +29,7 @@ from bot.text.events import describe_event, result_lines, trump_name
 from bot.ui.buttons import table_buttons
 from bot.ui.render import (
     person_to_act,
+    pictures_waiting,
     result_picture,
     seat_names,
     table_picture,
@@ -37,6 +40,10 @@ from engine.actions import Event
 log = logging.getLogger(__name__)
 
 TABLE_LOG_LINES = 8
+# the coalescing interval grows by one ``edit_interval`` for every this many tables (or
+# pictures) waiting, to at most ``MAX_STRETCH`` intervals
+WAITING_PER_STRETCH = 12
+MAX_STRETCH = 4.0
 
 
 class Postbox:
@@ -157,7 +164,7 @@ class DiscordPublisher:
     async def _flush(self, channel_id: int) -> None:
         while channel_id in self._dirty and not self._closing:
             if self.edit_interval:
-                await asyncio.sleep(self.edit_interval)
+                await asyncio.sleep(self._interval(self._latest[channel_id]))
             self._dirty.discard(channel_id)
             table = self._latest[channel_id]
             try:
@@ -165,6 +172,14 @@ class DiscordPublisher:
             except Exception:  # a failed edit must not stop the game
                 log.exception("could not update the table message in %s", table.channel_id)
             await self.redrawn(channel_id)
+
+    def _interval(self, table: Table) -> float:
+        """How long a redraw of ``table`` waits for more changes: ``edit_interval``, longer
+        while many redraws wait, except where the game waits for a person (they watch)."""
+        if person_to_act(table) is not None:
+            return self.edit_interval
+        waiting = len(self._dirty) + pictures_waiting()
+        return self.edit_interval * min(MAX_STRETCH, 1 + waiting / WAITING_PER_STRETCH)
 
     def summary(self, table: Table) -> str:
         """The table as text, with its recent public events."""

@@ -1,6 +1,12 @@
 """From tables and seat views to pictures and text (no Discord here).
 
-Pictures come from ``images`` (Pillow blocks, so the async helpers run it in a thread).
+Pictures come from ``images``. Pillow holds the interpreter while it draws, so in a
+thread it would starve the event loop that answers interactions: the bot draws them in
+a worker process (:class:`PictureWorkers`, started and stopped with the bot); without
+one (tests, scripts) the async helpers fall back to a thread. The worker is sent plain
+data (scenes, cards, labels) and sends back PNG bytes. A player's own hand picture (and
+a hand's result) goes before table-message refreshes waiting for the worker.
+
 Public pictures are built from ``public_view`` only, so a hidden trump or a hand can
 never reach the channel.
 """
@@ -8,15 +14,22 @@ never reach the channel.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+import logging
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import fields
+from typing import Any
 
 from bot.table_data import Table
 from bot.text.catalogue import say, template
 from bot.text.events import result_lines, trump_name
 from bot.ui.cards_input import hand_order
-from engine.cards import Card
+from engine.ai.pool import end_with_parent
+from engine.cards import Card, Rank, parse_cards
 from engine.game import Dealing, HandOver, MatchOver, Playing
+from engine.order import TrumpContext
 from engine.scoring import HandResult
 from engine.views import SeatView, public_view
 from images import (
@@ -31,6 +44,114 @@ from images import (
     render_result,
     render_table,
 )
+
+log = logging.getLogger(__name__)
+
+
+class PictureWorkers:
+    """Pictures drawn in worker processes, urgent ones (a player's hand) first.
+
+    At most one picture per worker is handed to the executor at a time; the others wait
+    here, in two queues, so an urgent picture never waits behind a queue of table
+    refreshes (the executor's own queue is first come, first served).
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        self._workers = workers
+        self._free = workers
+        self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
+            deque(), deque())  # (urgent, the rest)
+        self._executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(max_workers=self._workers, initializer=end_with_parent)
+        # fork the worker now (at start: before the bot starts its threads), warm its caches
+        executor.submit(_warm)
+        return executor
+
+    @property
+    def waiting(self) -> int:
+        """Pictures waiting for a worker (not counting those being drawn)."""
+        return sum(not f.done() for queue in self._waiting for f in queue)
+
+    async def draw(self, urgent: bool, render: Callable[..., Rendered], *args: Any,
+                   **kwargs: Any) -> Rendered:
+        """``render(*args, **kwargs)`` in a worker, once one is free for it."""
+        if self._free and not self.waiting:
+            self._free -= 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            self._waiting[0 if urgent else 1].append(turn)
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._release()  # the worker was handed over as we were cancelled
+                raise
+        try:
+            executor = self._executor
+            try:
+                return await asyncio.wrap_future(executor.submit(render, *args, **kwargs))
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start anew
+                if executor is self._executor:
+                    log.warning("a picture worker died: starting new ones")
+                    executor.shutdown(wait=False)
+                    self._executor = self._start()
+                return await asyncio.wrap_future(self._executor.submit(render, *args, **kwargs))
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        """Hand the worker to the next picture waiting, urgent ones first."""
+        for queue in self._waiting:
+            while queue:
+                turn = queue.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self._free += 1
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _warm() -> None:
+    """Draw a hand and a table once: fonts, card faces, backgrounds and the palette are
+    made before the first picture a player waits for."""
+    hand = parse_cards("AS KH 10C 5D BJ")
+    render_hand(hand, None)
+    render_table(TableScene([SeatInfo(f"{i + 1}.", 0, team=i % 2) for i in range(4)],
+                            Rank.TWO))
+
+
+_workers: PictureWorkers | None = None
+
+
+def start_picture_workers(workers: int = 1) -> PictureWorkers:
+    """Draw pictures in ``workers`` processes from now on (until :func:`stop_picture_workers`)."""
+    global _workers
+    if _workers is None:
+        _workers = PictureWorkers(workers)
+    return _workers
+
+
+def stop_picture_workers() -> None:
+    global _workers
+    workers, _workers = _workers, None
+    if workers is not None:
+        workers.close()
+
+
+def pictures_waiting() -> int:
+    """Pictures waiting for a worker: how far behind the drawing is."""
+    return _workers.waiting if _workers is not None else 0
+
+
+async def _draw(urgent: bool, render: Callable[..., Rendered], *args: Any,
+                **kwargs: Any) -> Rendered:
+    if _workers is None:
+        return await asyncio.to_thread(render, *args, **kwargs)
+    return await _workers.draw(urgent, render, *args, **kwargs)
 
 
 def seat_names(table: Table) -> list[str]:
@@ -162,8 +283,8 @@ def table_scene(table: Table) -> TableScene:
 
 
 async def table_picture(table: Table) -> Rendered:
-    return await asyncio.to_thread(render_table, table_scene(table),
-                                   labels=picture_labels(table.locale))
+    return await _draw(False, render_table, table_scene(table),
+                       labels=picture_labels(table.locale))
 
 
 def hand_text(locale: str, view: SeatView) -> str:
@@ -179,10 +300,14 @@ def hand_text(locale: str, view: SeatView) -> str:
 async def hand_picture(view: SeatView, *, unplayable: Sequence[Card] = (),
                        new: Sequence[Card] = (), locale: str | None = None) -> Rendered:
     """The seat's hand; its words in ``locale``'s language (English by default)."""
-    rendered, _ = await asyncio.to_thread(render_hand, view.hand, view.ctx,
-                                          unplayable=unplayable, new=new,
-                                          labels=picture_labels(locale, {"hand": len(view.hand)}))
-    return rendered
+    return await _draw(True, _hand_only, list(view.hand), view.ctx,
+                       unplayable=list(unplayable), new=list(new),
+                       labels=picture_labels(locale, {"hand": len(view.hand)}))
+
+
+def _hand_only(cards: Sequence[Card], ctx: TrumpContext | None, **marks: Any) -> Rendered:
+    """``render_hand`` without the order (the worker need not send it back)."""
+    return render_hand(cards, ctx, **marks)[0]
 
 
 async def result_picture(locale: str, result: HandResult, names: Sequence[str]) -> Rendered:
@@ -194,5 +319,5 @@ async def result_picture(locale: str, result: HandResult, names: Sequence[str]) 
                            result.new_levels[1].label)]
     scene = ResultScene(list(result.kitty), result.multiplier, result.attacker_points,
                         changes, names[result.next_dealer], result_lines(locale, result))
-    return await asyncio.to_thread(render_result, scene, labels=picture_labels(locale))
+    return await _draw(True, render_result, scene, labels=picture_labels(locale))
 

@@ -32,10 +32,15 @@ def _work(view: SeatView, level: str, seed: int) -> Action | None:
 
 def _warm() -> None:
     """Import and build the engine's tables in a worker before the first real decision,
-    and end the worker when the process that started it is gone (even by SIGKILL, when
-    nothing could shut the pool down)."""
+    and end the worker with the process that started it."""
     import engine.ai.search  # noqa: F401
 
+    end_with_parent()
+
+
+def end_with_parent() -> None:
+    """In a worker process: end it when the process that started it is gone (even by
+    SIGKILL, when nothing could shut the pool down)."""
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,

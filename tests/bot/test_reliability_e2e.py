@@ -44,7 +44,8 @@ async def test_a_hard_computers_worker_process_ends_with_the_bot(tmp_path: Path,
         await create_and_start(world, alice, create=False)
         proc = world.bot.proc
         assert proc is not None
-        await wait_until(lambda: _children(proc.pid), timeout=60)  # a decision was asked
+        # the picture worker from the start, the computers' once a decision was asked
+        await wait_until(lambda: len(_children(proc.pid)) >= 2, timeout=60)
         workers = _children(proc.pid)
         if stop == "SIGKILL":
             proc.kill()
