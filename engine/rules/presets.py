@@ -82,10 +82,7 @@ def ruleset(preset: str = "classic", **overrides: Any) -> Ruleset:
     """The ruleset of a preset, with options overridden by name."""
     name = preset.strip().lower().replace("_", "-")
     if name not in PRESETS:
-        if name in PLANNED:
-            raise EngineError("unknown_preset", f"the preset {PLANNED[name]} is not playable "
-                              "yet", preset=preset)
-        raise EngineError("unknown_preset", f"unknown preset '{preset}'; presets are: "
-                          + ", ".join(PRESETS), preset=preset)
+        raise EngineError("unknown_preset", preset=preset, planned=name in PLANNED,
+                          presets=tuple(PRESETS))
     base = Ruleset(preset=name, **PRESETS[name])
     return base.with_options(**overrides) if overrides else base
