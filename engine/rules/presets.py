@@ -74,8 +74,8 @@ PRESETS.update({
     "six": {"players": 6, "decks": 3, "kitty_size": 6, "reinforce": False},
 })
 
-#: Presets RULES.md describes that this engine does not play yet.
-PLANNED: dict[str, str] = {}
+#: Presets RULES.md describes that this engine does not play yet (their names).
+PLANNED: frozenset[str] = frozenset()
 
 
 def ruleset(preset: str = "classic", **overrides: Any) -> Ruleset:
