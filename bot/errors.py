@@ -8,8 +8,9 @@ from typing import Any
 class BotError(Exception):
     """A user-facing refusal: ``key`` names a text in ``bot.text.catalogue``; ``params`` fill it.
 
-    ``engine`` carries the engine's own English reason when the refusal came from the
-    rules (it names only what the acting player may know).
+    ``engine_message`` is set (the engine's code and parameters, for logs) when the
+    refusal came from the rules; the reason shown is worded from ``code`` and
+    ``engine_params`` (``bot.text.events.engine_reason``), never from the engine.
     """
 
     def __init__(self, key: str, engine_message: str | None = None, **params: Any) -> None:

@@ -30,6 +30,8 @@ from bot.errors import BotError
 from bot.outbox import Outbox
 from bot.store import HandRecord, SeatRecord, Store, StoreError, TableRecord
 from bot.table_data import AI_LEVELS, Seat, Table, TableSettings, hosted
+from bot.text.catalogue import SOURCE
+from bot.text.events import result_lines
 from engine.actions import (
     Action,
     Bury,
@@ -801,7 +803,7 @@ def _hand_record(table: Table, ev: Event, last_trick_seat: int | None) -> HandRe
         winner_team=winner, levels_gained=result.levels if winner is not None else 0,
         levels_before=_by_team(defenders, result.old_levels),
         levels_after=_by_team(defenders, result.new_levels),
-        result={"lines": result.explain(), "side": result.side, "levels": result.levels,
+        result={"lines": result_lines(SOURCE, result), "side": result.side, "levels": result.levels,
                 "kitty": format_cards(result.kitty), "kitty_points": result.kitty_points,
                 "trick_points": result.trick_points, "next_dealer": result.next_dealer,
                 "match_winner": result.winner_team},

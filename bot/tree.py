@@ -17,7 +17,8 @@ from discord import app_commands
 
 from bot.errors import BotError
 from bot.guard import context_error, options_error
-from bot.text.catalogue import engine_reason, say
+from bot.text.catalogue import say
+from bot.text.events import engine_reason
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     if isinstance(error, BotError):
         params = dict(error.params)
         if error.engine_message is not None:
-            params["reason"] = engine_reason(locale, params.get("code"), error.engine_message,
+            params["reason"] = engine_reason(locale, params.get("code"),
                                              params.pop("engine_params", None))
         if "seat" in params and isinstance(params["seat"], int):
             params["seat"] = params["seat"] + 1  # seats are shown from 1

@@ -142,7 +142,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     kind = data.get("type")
     cls = _ACTION_TYPES.get(str(kind))
     if cls is None:
-        raise EngineError("bad_action", f"unknown action type {kind!r}")
+        raise EngineError("bad_action", action=str(kind))
     kwargs: dict[str, Any] = {}
     try:
         for name, value in data.items():
@@ -161,8 +161,8 @@ def action_from_dict(data: dict[str, Any]) -> Action:
             else:
                 kwargs[name] = int(value)
         return cls(**kwargs)  # type: ignore[no-any-return]
-    except (TypeError, ValueError) as exc:
-        raise EngineError("bad_action", f"malformed {kind} action: {exc}") from None
+    except (TypeError, ValueError):
+        raise EngineError("bad_action", action=str(kind)) from None
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,6 @@ from engine.rules import DeclarationStyle, Ruleset
 
 #: changzhu declaration kinds, by tier: a declaration overrides only a lower tier.
 CHANGZHU_TIERS = {"plain": 1, "top": 2, "stick": 2, "stick_top": 3}
-CHANGZHU_NAMES = {"plain": "亮 (joker + pair)", "top": "顶 (joker pair + pair)",
-                  "stick": "粘 (joker + tractor)", "stick_top": "粘顶 (joker pair + tractor)"}
 
 
 @dataclass(frozen=True)
@@ -44,17 +42,12 @@ class Declaration:
     def is_stick(self) -> bool:
         return self.kind in ("stick", "stick_top")
 
-    def public_text(self, hidden: bool) -> str:
-        """What the whole table may see of this declaration."""
+    def shown(self, hidden: bool) -> tuple[Card, ...]:
+        """The cards the whole table sees face up: changzhu shows the jokers only (the
+        pairs lie face down), a hidden suit shows nothing; otherwise all of them."""
         if self.kind in CHANGZHU_TIERS:
-            jokers = " ".join(str(c) for c in self.jokers)
-            down = len(self.cards) - len(self.jokers)
-            return f"{CHANGZHU_NAMES[self.kind]}: {jokers} and {down} cards face down"
-        if hidden:
-            n = len(self.cards)
-            what = "jokers" if self.kind == "jokers" else "level cards"
-            return f"{n} {what} (suit hidden)"
-        return " ".join(c.pretty for c in self.cards)
+            return self.jokers
+        return () if hidden else self.cards
 
 
 def trump_of_card(card: Card, suits: SuitSystem) -> TrumpSuit:
@@ -67,7 +60,7 @@ def trump_of_card(card: Card, suits: SuitSystem) -> TrumpSuit:
 def parse_declaration(seat: int, cards: Sequence[Card], level: Rank, rules: Ruleset
                       ) -> Declaration:
     if not cards:
-        raise EngineError("bad_declaration", "show at least one card to declare")
+        raise EngineError("bad_declaration", rule="no_cards")
     if rules.declaration is DeclarationStyle.JOKER_AND_PAIR:
         return _parse_changzhu(seat, cards, level, rules)
     return _parse_level_cards(seat, cards, level, rules)
@@ -78,17 +71,15 @@ def _parse_level_cards(seat: int, cards: Sequence[Card], level: Rank, rules: Rul
     ctx = trump_context(level, None, suits=rules.suits)
     first = cards[0]
     if any(not ctx.same_card(c, first) for c in cards):
-        raise EngineError("bad_declaration", "a declaration is identical cards: level cards "
-                          "of one suit, or jokers of one kind")
+        raise EngineError("bad_declaration", rule="not_identical", level=level.label)
     n = len(cards)
     if first.is_joker:
         if n < 2:
-            raise EngineError("bad_declaration", "a joker declares no trump only as a pair")
+            raise EngineError("bad_declaration", rule="single_joker", level=level.label)
         return Declaration(seat, tuple(cards), None, "jokers",
                            (1, n, int(first.rank is Rank.BIG_JOKER)))
     if first.rank != level:
-        raise EngineError("bad_declaration", f"declare with level cards ({level.label}) or "
-                          "a pair of jokers", level=level.label)
+        raise EngineError("bad_declaration", rule="not_level", level=level.label)
     return Declaration(seat, tuple(cards), trump_of_card(first, rules.suits), "level",
                        (0, n, 0))
 
@@ -97,24 +88,21 @@ def _parse_changzhu(seat: int, cards: Sequence[Card], level: Rank, rules: Rulese
                     ) -> Declaration:
     jokers = [c for c in cards if c.is_joker]
     rest = [c for c in cards if not c.is_joker]
-    usage = ("declare with a joker plus a pair of one suit (亮), a joker pair plus a pair "
-             "(顶), or a joker (pair) plus two adjacent pairs of one suit (粘)")
     if len(jokers) not in (1, 2) or (len(jokers) == 2 and jokers[0] is not jokers[1]):
-        raise EngineError("bad_declaration", usage)
+        raise EngineError("bad_declaration", rule="joker_and_pair")
     suits = {c.suit for c in rest}
     if len(suits) != 1 or len(rest) not in (2, 4):
-        raise EngineError("bad_declaration", usage)
+        raise EngineError("bad_declaration", rule="joker_and_pair")
     suit = rest[0].suit
     assert isinstance(suit, Suit)
     counts = Counter(rest)
     if any(n != 2 for n in counts.values()):
-        raise EngineError("bad_declaration", usage)
+        raise EngineError("bad_declaration", rule="joker_and_pair")
     if len(rest) == 4:
         ctx = trump_context(level, suit, frozenset(rules.permanent_trumps))
         a, b = sorted(ctx.strength[c.index] for c in counts)
         if not (ctx.is_trump(rest[0]) and all(ctx.is_trump(c) for c in rest) and b == a + 1):
-            raise EngineError("bad_declaration", "a stick (粘) needs two adjacent pairs of "
-                              "one suit", suit=suit.value)
+            raise EngineError("bad_declaration", rule="stick", suit=suit.value)
     double = len(jokers) == 2
     kind = {(False, 2): "plain", (True, 2): "top", (False, 4): "stick",
             (True, 4): "stick_top"}[(double, len(rest))]
@@ -127,20 +115,17 @@ def check_override(new: Declaration, standing: Declaration | None, rules: Rulese
         return
     if standing.seat == new.seat:
         if not rules.reinforce or rules.wait_to_die:
-            raise EngineError("no_reinforce", "your declaration stands; under these rules it "
-                              "cannot be reinforced")
+            raise EngineError("no_reinforce")
         if new.trump != standing.trump:
-            raise EngineError("reinforce_same_suit", "you can only reinforce your own "
-                              "declaration, in the same suit")
+            raise EngineError("reinforce_same_suit")
         if rules.declaration is DeclarationStyle.JOKER_AND_PAIR:
             _check_changzhu_reinforce(new, standing)
         elif len(new.cards) <= len(standing.cards) or new.kind != standing.kind:
-            raise EngineError("reinforce_more", "a reinforcement shows more of the same cards")
+            raise EngineError("reinforce_more", rule="more_cards")
         return
     if new.strength <= standing.strength:
-        what = standing.public_text(hidden=True)
-        raise EngineError("too_weak", f"a declaration ({what}) stands: only a strictly "
-                          "stronger one overrides it")
+        raise EngineError("too_weak", seat=standing.seat, declaration=standing.kind,
+                          size=len(standing.cards), shown=standing.shown(hidden=True))
 
 
 def _check_changzhu_reinforce(new: Declaration, standing: Declaration) -> None:
@@ -148,5 +133,4 @@ def _check_changzhu_reinforce(new: Declaration, standing: Declaration) -> None:
     new_rest = Counter(c for c in new.cards if not c.is_joker)
     if old_rest != new_rest or len(new.jokers) != 2 or len(standing.jokers) != 1 \
             or new.jokers[0] is not standing.jokers[0]:
-        raise EngineError("reinforce_more", "reinforce by adding a second identical joker to "
-                          "your declaration")
+        raise EngineError("reinforce_more", rule="second_joker")

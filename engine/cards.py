@@ -70,9 +70,7 @@ class Rank(enum.IntEnum):
         """A level rank as written in RULES.md ("2".."10", "T", "J", "Q", "K", "A")."""
         rank = _RANK_BY_LABEL.get(text.strip().upper())
         if rank is None or rank.is_joker:
-            raise EngineError(
-                "bad_rank", f"'{text}' is not a rank: ranks are 2–10, J, Q, K, A", text=text
-            )
+            raise EngineError("bad_rank", text=text)
         return rank
 
 
@@ -101,7 +99,8 @@ class Card:
     def __new__(cls, rank: Rank, suit: Suit | None = None) -> Card:
         card = cls._interned.get((rank, suit))
         if card is None:
-            raise EngineError("bad_card", f"no such card: {rank!r} {suit!r}")
+            raise EngineError("bad_card", text=f"{rank.label}{suit.value if suit else ''}",
+                              rule="no_such_card")
         return card
 
     @classmethod
@@ -177,8 +176,6 @@ _SUIT_BY_TEXT = {s.value: s for s in SUITS} | {s.symbol: s for s in SUITS}
 _SUIT_BY_TEXT.update({"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS})
 _JOKERS = {"BJ": BIG_JOKER, "SJ": SMALL_JOKER}
 _TOKEN_SPLIT = re.compile(r"[\s,，、]+")
-_RANK_HINT = "ranks are 2–10, J, Q, K, A"
-_SUIT_HINT = "suits are S, H, D, C (or ♠ ♥ ♦ ♣)"
 
 
 def parse_card(token: str) -> Card:
@@ -187,18 +184,16 @@ def parse_card(token: str) -> Card:
     if text in _JOKERS:
         return _JOKERS[text]
     if not text:
-        raise EngineError("bad_card", "an empty string is not a card", text=token)
+        raise EngineError("bad_card", text=token, rule="empty")
     if text[-1] in _SUIT_BY_TEXT:
         suit_text, rank_text = text[-1], text[:-1]
     elif text[0] in _SUIT_BY_TEXT:
         suit_text, rank_text = text[0], text[1:]
     else:
-        raise EngineError(
-            "bad_card", f"'{token}' is not a card: {_SUIT_HINT}; jokers are BJ and SJ", text=token
-        )
+        raise EngineError("bad_card", text=token, rule="suit")
     rank = _RANK_BY_LABEL.get(rank_text)
     if rank is None or rank.is_joker:
-        raise EngineError("bad_card", f"'{token}' is not a card: {_RANK_HINT}", text=token)
+        raise EngineError("bad_card", text=token, rule="rank")
     return Card(rank, _SUIT_BY_TEXT[suit_text])
 
 

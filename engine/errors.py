@@ -1,8 +1,10 @@
-"""The engine's one error type: a stable code, its parameters, and English text.
+"""The engine's one error type: a stable code and its parameters, no prose.
 
 Every refused action raises :class:`EngineError` and leaves the game untouched. The
-bot translates ``code`` + ``params`` into the player's language; ``message`` is the
-English fallback. Messages only ever name what the acting seat may know.
+bot words ``code`` + ``params`` in the player's language (``bot/text``); the engine
+writes no sentences. Parameters are plain data (numbers, strings, cards, tuples of
+them) and only ever name what the acting seat may know. A code with several rules
+behind it (``bad_declaration``, ``bad_option``) names the one broken in ``rule``.
 """
 
 from __future__ import annotations
@@ -13,11 +15,19 @@ from typing import Any
 class EngineError(Exception):
     """A rule was broken or an input could not be understood."""
 
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
         self.code = code
-        self.message = message
         self.params = params
 
+    @property
+    def message(self) -> str:
+        """The code and parameters, for logs and test failures (never shown to players)."""
+        given = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.code}({given})"
+
+    def __str__(self) -> str:
+        return self.message
+
     def __repr__(self) -> str:
-        return f"EngineError({self.code!r}, {self.message!r})"
+        return f"EngineError({self.code!r}, {self.params!r})"

@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from engine.actions import (
     Action,
@@ -44,7 +44,7 @@ from engine.errors import EngineError
 from engine.order import TRUMP, Colour, SuitSystem, TrumpContext, TrumpSuit, trump_context
 from engine.patterns import ChangzhuPlay
 from engine.plays import ClassicPlay, Lead, PlayRules
-from engine.referee import failed_throw, kitty_ruling
+from engine.referee import attackers_gain, failed_throw, kitty_ruling, trick_winner
 from engine.rules import DeclarationStyle, KittyTaker, NoBid, PlayStyle, Ruleset
 from engine.scoring import (
     ATTACKERS,
@@ -52,6 +52,7 @@ from engine.scoring import (
     Climb,
     HandResult,
     LevelChange,
+    Note,
     Row,
     climb,
     find_friends_steps,
@@ -240,7 +241,7 @@ class MatchState:
         holders = rules.seating.level_holders
         by_holder = tuple(levels) if levels else (first,) * holders
         if len(by_holder) != holders:
-            raise EngineError("bad_levels", f"give {holders} levels", count=holders)
+            raise EngineError("bad_levels", count=holders)
         return cls(rules, seed, by_holder, dealer, 0,
                    _new_deal(rules, seed, 0, by_holder, dealer), play_rules_for(rules))
 
@@ -300,17 +301,15 @@ class MatchState:
         """The declaration ``seat`` would make with ``cards``, or the reason it may not."""
         phase = self.phase
         if not isinstance(phase, Dealing):
-            raise EngineError("wrong_phase", "declaring is only possible during the deal")
+            raise EngineError("wrong_phase", phase=phase.name, action="declare")
         seat = _seat(self, seat)
         if self.rules.declaration is DeclarationStyle.NONE:
-            raise EngineError("no_declarations", "nobody declares in this game: the players "
-                              "bid after the deal")
+            raise EngineError("no_declarations")
         if phase.may_declare is not None and seat not in phase.may_declare:
-            raise EngineError("may_not_declare", "only the winners of the last hand may "
-                              "declare", seats=sorted(phase.may_declare))
+            raise EngineError("may_not_declare", seats=sorted(phase.may_declare))
         if phase.pending_return is not None:
-            raise EngineError("return_pending", "wait for the cards owed back (回牌)")
-        _remove_cards(phase.hands[seat], cards)
+            raise EngineError("return_pending")
+        remove_cards(phase.hands[seat], cards)
         decl = parse_declaration(seat, cards, self.declaring_level(seat), self.rules)
         check_override(decl, phase.standing, self.rules)
         return decl
@@ -336,9 +335,8 @@ def apply(state: MatchState, action: Action) -> Step:
     phase = state.phase
     handler = _HANDLERS.get((type(phase), type(action)))
     if handler is None:
-        raise EngineError("wrong_phase", f"{_ACTION_WORDS.get(type(action), 'that')} is "
-                          f"not possible now (the hand is in the {phase.name} phase)",
-                          phase=phase.name)
+        raise EngineError("wrong_phase", phase=phase.name,
+                          action=ACTION_CODES.get(type(action), "action"))
     return handler(state, phase, action)
 
 
@@ -370,11 +368,11 @@ def _new_deal(rules: Ruleset, seed: int, hand_number: int, levels: tuple[Rank, .
 
 def _deal(state: MatchState, phase: Dealing, action: Deal) -> Step:
     if phase.pending_return is not None:
-        raise EngineError("return_pending", "the deal waits for the cards owed back (回牌)")
+        raise EngineError("return_pending")
     if not phase.stock:
-        raise EngineError("deal_over", "every card has been dealt")
+        raise EngineError("deal_over")
     if action.count < 1:
-        raise EngineError("bad_action", "deal at least one card")
+        raise EngineError("bad_action", action="deal")
     count = min(action.count, len(phase.stock))
     dealt, stock = phase.stock[:count], phase.stock[count:]
     players = state.players
@@ -405,40 +403,40 @@ def _declare(state: MatchState, phase: Dealing, action: Declare) -> Step:
     if decl.is_stick and standing is not None and standing.seat != seat:
         victim = standing.seat
         taken = standing.cards
-        hands = _with_hand(hands, victim, _remove_cards(hands[victim], taken))
+        hands = _with_hand(hands, victim, remove_cards(hands[victim], taken))
         hands = _with_hand(hands, seat, hands[seat] + taken)
         pending = (seat, victim, len(taken))
         events.append(event("stuck", seat=seat, victim=victim, count=len(taken)))
         events.append(event("cards_taken", audience=seat, seat=seat, cards=taken))
     hidden = state.trump_hidden_during_deal
-    text, shown, trump = decl.public_text(hidden), len(decl.cards), _trump_text(decl.trump)
+    # ``cards``: what the table sees face up; ``cards_shown``: how many were declared
+    shown, size, trump = decl.shown(hidden), len(decl.cards), _trump_text(decl.trump)
     if hidden:  # the suit is told to the declarer alone
-        events.append(event("declared", seat=seat, text=text, declaration=decl.kind,
-                            cards_shown=shown))
+        events.append(event("declared", seat=seat, cards=shown, declaration=decl.kind,
+                            cards_shown=size))
         events.append(event("trump_told", audience=seat, seat=seat, trump=trump))
     else:
-        events.append(event("declared", seat=seat, text=text, declaration=decl.kind,
-                            cards_shown=shown, trump=trump))
+        events.append(event("declared", seat=seat, cards=shown, declaration=decl.kind,
+                            cards_shown=size, trump=trump))
     return _step(state, replace(phase, hands=hands, standing=decl, pending_return=pending,
                                 declarations=(*phase.declarations, decl)), events)
 
 
 def _return(state: MatchState, phase: Dealing, action: ReturnCards) -> Step:
     if phase.pending_return is None:
-        raise EngineError("no_return", "no cards are owed back now")
+        raise EngineError("no_return")
     sticker, victim, count = phase.pending_return
     if action.seat != sticker:
-        raise EngineError("not_your_turn", f"seat {sticker} owes the cards back")
+        raise EngineError("not_your_turn", turn=sticker, task="return")
     if len(action.cards) != count:
-        raise EngineError("return_count", f"give back exactly {count} cards", count=count)
+        raise EngineError("return_count", count=count)
     assert phase.standing is not None
-    free = _remove_cards(phase.hands[sticker], phase.standing.cards)
-    _remove_cards(free, action.cards, "hand (outside your declaration)")
+    free = remove_cards(phase.hands[sticker], phase.standing.cards)
+    remove_cards(free, action.cards, "outside_declaration")
     permanent = set(state.rules.permanent_trumps)
     if not any(c.is_joker or c.rank in permanent for c in action.cards):
-        raise EngineError("return_permanent", "give back at least one permanent trump "
-                          "(常主: a joker, 2, 3 or 5)")
-    hands = _with_hand(phase.hands, sticker, _remove_cards(phase.hands[sticker], action.cards))
+        raise EngineError("return_permanent")
+    hands = _with_hand(phase.hands, sticker, remove_cards(phase.hands[sticker], action.cards))
     hands = _with_hand(hands, victim, hands[victim] + tuple(action.cards))
     events = [event("returned", seat=sticker, victim=victim, count=count),
               event("cards_returned", audience=victim, seat=victim, cards=action.cards)]
@@ -447,9 +445,9 @@ def _return(state: MatchState, phase: Dealing, action: ReturnCards) -> Step:
 
 def _end_deal(state: MatchState, phase: Dealing, action: EndDeal) -> Step:
     if phase.stock:
-        raise EngineError("deal_not_over", f"{len(phase.stock)} cards are still to deal")
+        raise EngineError("deal_not_over", count=len(phase.stock))
     if phase.pending_return is not None:
-        raise EngineError("return_pending", "the deal waits for the cards owed back (回牌)")
+        raise EngineError("return_pending")
     rules = state.rules
     if rules.teams is Formation.BID:
         return _start_bidding(state, phase)
@@ -492,11 +490,10 @@ def _context(rules: Ruleset, level: Rank, trump: TrumpSuit | None) -> TrumpConte
 def _bury(state: MatchState, phase: Burying, action: Bury) -> Step:
     taker = phase.taker
     if action.seat != taker:
-        raise EngineError("not_your_turn", f"seat {taker} buries the kitty")
+        raise EngineError("not_your_turn", turn=taker, task="bury")
     if len(action.cards) != phase.kitty_size:
-        raise EngineError("bury_count", f"bury exactly {phase.kitty_size} cards",
-                          count=phase.kitty_size)
-    hands = _with_hand(phase.hands, taker, _remove_cards(phase.hands[taker], action.cards))
+        raise EngineError("bury_count", count=phase.kitty_size)
+    hands = _with_hand(phase.hands, taker, remove_cards(phase.hands[taker], action.cards))
     kitty = tuple(action.cards)
     events = [event("buried", seat=taker),
               event("kitty_buried", audience=taker, seat=taker, cards=kitty)]
@@ -524,19 +521,19 @@ def _bury(state: MatchState, phase: Burying, action: Bury) -> Step:
 def _swap(state: MatchState, phase: Swapping, action: SwapKitty) -> Step:
     declarer = phase.declarer
     if action.seat != declarer:
-        raise EngineError("not_your_turn", f"seat {declarer} may swap with the kitty")
+        raise EngineError("not_your_turn", turn=declarer, task="swap")
     assert declarer is not None  # a swap is offered to the declarer only
     give, take = tuple(action.give), tuple(action.take)
     ctx = phase.ctx
     if sorted(c.rank for c in give) != sorted(c.rank for c in take):
-        raise EngineError("swap_ranks", "swap cards of the same ranks, one for one")
+        raise EngineError("swap_ranks")
     if any(ctx.is_trump(c) for c in give):
-        raise EngineError("swap_give_trump", "give only cards that are not trumps")
+        raise EngineError("swap_give_trump")
     if any(not ctx.is_trump(c) or c.is_joker or c.rank in state.rules.permanent_trumps
            or c.rank == ctx.level for c in take):
-        raise EngineError("swap_take", "take only trump-suit cards from the kitty")
-    hand = _remove_cards(phase.hands[declarer], give)
-    kitty = _remove_cards(phase.kitty, take, "kitty")
+        raise EngineError("swap_take")
+    hand = remove_cards(phase.hands[declarer], give)
+    kitty = remove_cards(phase.kitty, take, "kitty")
     hands = _with_hand(phase.hands, declarer, hand + take)
     events = [event("swapped", seat=declarer, count=len(give))]
     return _start_play(state, phase, hands, kitty + give, events)
@@ -547,20 +544,17 @@ def _swap(state: MatchState, phase: Swapping, action: SwapKitty) -> Step:
 def _call_friends(state: MatchState, phase: CallingFriends, action: CallFriends) -> Step:
     dealer = phase.dealer
     if action.seat != dealer:
-        raise EngineError("not_your_turn", f"seat {dealer} calls the friends")
+        raise EngineError("not_your_turn", turn=dealer, task="call")
     wanted = state.rules.friends
     if len(action.cards) != wanted or len(action.copies) != wanted:
-        raise EngineError("call_count", f"call exactly {wanted} friend"
-                          f"{'s' if wanted > 1 else ''}: a card and which copy of it",
-                          count=wanted)
+        raise EngineError("call_count", count=wanted)
     decks = state.rules.decks
     calls: list[FriendCall] = []
     for card, copy in zip(action.cards, action.copies, strict=True):
         if not 1 <= copy <= decks:
-            raise EngineError("call_copy", f"with {decks} decks a card has copies 1 to "
-                              f"{decks}", copies=decks)
+            raise EngineError("call_copy", copies=decks)
         if any(c.card == card and c.copy == copy for c in calls):
-            raise EngineError("call_twice", "each call names a different copy")
+            raise EngineError("call_twice")
         calls.append(FriendCall(card, copy))
     events = [event("friends_called", seat=dealer, cards=action.cards,
                     copies=tuple(action.copies))]
@@ -578,17 +572,14 @@ def _start_bidding(state: MatchState, phase: Dealing) -> Step:
 def _bid(state: MatchState, phase: Bidding, action: Bid | PassBid) -> Step:
     seat = _seat(state, action.seat)
     if seat != phase.turn:
-        raise EngineError("not_your_turn", f"it is seat {phase.turn}'s turn to bid",
-                          turn=phase.turn)
+        raise EngineError("not_your_turn", turn=phase.turn, task="bid")
     standing, passed = phase.standing, phase.passed
     if isinstance(action, Bid):
         points, top = action.points, state.rules.max_bid
         if standing is not None and points >= standing[1]:
-            raise EngineError("bid_too_high", f"bid lower than the standing {standing[1]}",
-                              standing=standing[1])
+            raise EngineError("bid_too_high", standing=standing[1])
         if points % 5 or not 5 <= points <= top:
-            raise EngineError("bad_bid", f"a bid is a multiple of 5 from 5 to {top}",
-                              max_bid=top)
+            raise EngineError("bad_bid", max_bid=top)
         standing = (seat, points)
         events = [event("bid", seat=seat, points=points)]
         bids = (*phase.bids, (seat, points))
@@ -623,7 +614,7 @@ def _bid(state: MatchState, phase: Bidding, action: Bid | PassBid) -> Step:
 
 def _name_trump(state: MatchState, phase: NamingTrump, action: NameTrump) -> Step:
     if action.seat != phase.dealer:
-        raise EngineError("not_your_turn", f"seat {phase.dealer} names the trump")
+        raise EngineError("not_your_turn", turn=phase.dealer, task="name_trump")
     trump = parse_trump(action.trump, state.rules.suits)
     ctx = _context(state.rules, phase.level, trump)
     events = [event("trump", trump=_trump_text(trump), level=phase.level.label)]
@@ -641,8 +632,9 @@ def parse_trump(text: str, suits: SuitSystem = SuitSystem.STANDARD) -> TrumpSuit
             return Colour(word)
         return Suit(word.upper())
     except ValueError:
-        raise EngineError("bad_trump", f"name a suit (S H D C) or none, not {text!r}"
-                          ) from None
+        raise EngineError("bad_trump", text=text,
+                          choices=tuple(c.value for c in Colour) if suits is SuitSystem.RED_BLACK
+                          else tuple(s.value for s in Suit)) from None
 
 
 def _start_play(state: MatchState, before: Burying | Swapping | CallingFriends | NamingTrump,
@@ -667,10 +659,10 @@ def _start_play(state: MatchState, before: Burying | Swapping | CallingFriends |
 def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     seat = _seat(state, action.seat)
     if seat != phase.turn:
-        raise EngineError("not_your_turn", f"it is seat {phase.turn}'s turn", turn=phase.turn)
+        raise EngineError("not_your_turn", turn=phase.turn, task="play")
     cards = tuple(action.cards)
     held = phase.hands[seat]
-    hand = _remove_cards(held, cards)
+    hand = remove_cards(held, cards)
     trick = phase.trick
     ctx = phase.ctx
     rules = state.play_rules
@@ -687,10 +679,10 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
                 events.append(event("throw_failed", seat=seat, cards=cards,
                                     forced=format_cards(failed.kept), penalty=penalty))
                 # the penalty is credited to the other side of the thrower (as known now)
-                defending = phase.sides.is_defender(seat)
                 cards, lead = failed.kept, failed.lead
-                hand = _remove_cards(held, cards)
-                attacker_points += penalty if defending else -penalty
+                hand = remove_cards(held, cards)
+                attacker_points += failed.attackers_gain(
+                    thrower_defends=phase.sides.is_defender(seat))
     else:
         rules.check_follow(lead, cards, held, ctx)
     hands = _with_hand(phase.hands, seat, hand)
@@ -724,11 +716,10 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
     lead = trick.lead
     assert lead is not None
     plays = [cards for _, cards in trick.plays]
-    index = state.play_rules.trick_winner(lead, plays, phase.ctx)
+    index = trick_winner(state.play_rules, lead, plays, phase.ctx)
     winner = trick.plays[index][0]
     pts = sum(points(cards) for cards in plays)
-    if not phase.sides.is_defender(winner):
-        attacker_points += pts
+    attacker_points += attackers_gain(pts, defenders_take=phase.sides.is_defender(winner))
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
     events.append(event("trick_won", seat=winner, points=pts, ruff=ruff,
                         attacker_points=attacker_points))
@@ -813,7 +804,7 @@ class _Outcome:
     winner: int | None
     reasons: dict[int, list[str]]  # by seat
     climbs: dict[int, Climb]  # by seat
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     offers: tuple[tuple[int, int], ...] = ()
     next_declarers: tuple[int, ...] = ()
 
@@ -830,7 +821,7 @@ def _score_fixed(hand: _HandEnd) -> _Outcome:
     winner: int | None = None
     reasons: dict[int, list[str]] = {}
     climbs: dict[int, Climb] = {}
-    notes: list[str] = []
+    notes: list[Note] = []
     if row.side in (DEFENDERS, ATTACKERS):
         holder = defenders if row.side == DEFENDERS else attackers
         up = climb(rules, levels[holder], row.levels, as_defenders=row.side == DEFENDERS)
@@ -846,7 +837,7 @@ def _score_fixed(hand: _HandEnd) -> _Outcome:
         jacks = sum(1 for c in hand.winning_play if c.rank is Rank.JACK)
         if jacks:
             levels[defenders] = rules.level_ranks[0] if jacks >= 2 else Rank.SIX
-            notes.append(f"J到6, 双J到底: the defenders fall to {levels[defenders].label}.")
+            notes.append(Note("j_fall", levels[defenders]))
             for s in sides.defenders:
                 reasons.setdefault(s, []).append("j_fall")
             if winner == defenders:
@@ -973,10 +964,9 @@ def _changes(state: MatchState, levels: tuple[Rank, ...], reasons: dict[int, lis
 def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
     seat, levels_owed = phase.offers[0]
     if phase.asked is not None:
-        raise EngineError("transfer_asked", f"seat {phase.asked} accepts or refuses the "
-                          "levels first", seat=phase.asked)
+        raise EngineError("transfer_asked", seat=phase.asked)
     if action.seat != seat:
-        raise EngineError("not_your_turn", f"seat {seat} says where its levels go")
+        raise EngineError("not_your_turn", turn=seat, task="transfer")
     target = action.target
     rules = state.rules
     levels = list(state.levels)
@@ -984,8 +974,7 @@ def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
     if target is not None:
         target = _seat(state, target)
         if target == seat:
-            raise EngineError("transfer_self", "give the levels to a teammate or take them "
-                              "off an opponent")
+            raise EngineError("transfer_self")
         result = phase.result
         same = (target in result.defenders) == (seat in result.defenders)
         if same:  # a gift to a teammate, a winner, who may refuse it
@@ -1004,9 +993,9 @@ def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
 def _answer_transfer(state: MatchState, phase: Transferring, action: AnswerTransfer) -> Step:
     target = phase.asked
     if target is None:
-        raise EngineError("no_transfer_asked", "no levels are offered now")
+        raise EngineError("no_transfer_asked")
     if action.seat != target:
-        raise EngineError("not_your_turn", f"seat {target} accepts or refuses the levels")
+        raise EngineError("not_your_turn", turn=target, task="answer_transfer")
     seat, levels_owed = phase.offers[0]
     levels = list(state.levels)
     if action.accept:  # the teammate goes up, stopping at a must-play rank too
@@ -1042,7 +1031,12 @@ def _next_hand(state: MatchState, phase: HandOver, action: NextHand) -> Step:
 
 # -- helpers --------------------------------------------------------------------------
 
-def _remove_cards(hand: Sequence[Card], cards: Sequence[Card], what: str = "hand") -> Cards:
+#: Where cards are taken from (``not_in_hand``'s ``where``): outside_declaration is the
+#: hand apart from a declaration it must keep.
+Where = Literal["hand", "kitty", "outside_declaration"]
+
+
+def remove_cards(hand: Sequence[Card], cards: Sequence[Card], where: Where = "hand") -> Cards:
     """``hand`` without ``cards``; refuses cards the hand does not hold."""
     out = list(hand)
     try:
@@ -1050,8 +1044,7 @@ def _remove_cards(hand: Sequence[Card], cards: Sequence[Card], what: str = "hand
             out.remove(card)  # a few cards out of a hand: cheaper than comparing counters
     except ValueError:
         missing = Counter(cards) - Counter(hand)
-        raise EngineError("not_in_hand", f"you do not hold {format_cards(missing.elements())}"
-                          f" in your {what}", cards=format_cards(missing.elements())) from None
+        raise EngineError("not_in_hand", cards=tuple(missing.elements()), where=where) from None
     return tuple(out)
 
 
@@ -1064,7 +1057,7 @@ def _with_hand(hands: Hands, seat: int, hand: Cards) -> Hands:
 
 def _seat(state: MatchState, seat: int) -> int:
     if not 0 <= seat < state.players:
-        raise EngineError("bad_seat", f"there is no seat {seat}", seat=seat)
+        raise EngineError("bad_seat", seat=seat)
     return seat
 
 
@@ -1072,12 +1065,12 @@ def _trump_text(trump: TrumpSuit | None) -> str:
     return "none" if trump is None else trump.value
 
 
-_ACTION_WORDS = {Deal: "dealing", Declare: "declaring", ReturnCards: "returning cards",
-                 EndDeal: "ending the deal", Bury: "burying", SwapKitty: "swapping with the "
-                 "kitty", Play: "playing cards", NextHand: "starting the next hand",
-                 CallFriends: "calling friends", Bid: "bidding", PassBid: "passing the bid",
-                 NameTrump: "naming the trump", Transfer: "passing levels on",
-                 AnswerTransfer: "answering a level transfer"}
+#: How a refusal names an action (``wrong_phase``'s ``action``; the bot words it).
+ACTION_CODES = {Deal: "deal", Declare: "declare", ReturnCards: "return", EndDeal: "end_deal",
+                 Bury: "bury", SwapKitty: "swap", Play: "play", NextHand: "next_hand",
+                 CallFriends: "call", Bid: "bid", PassBid: "pass_bid",
+                 NameTrump: "name_trump", Transfer: "transfer",
+                 AnswerTransfer: "answer_transfer"}
 
 # (phase type, action type) -> handler(state, phase, action); each handler's phase and
 # action are the types of its key, which the checker cannot see through the lookup

@@ -22,34 +22,27 @@ played in finished tricks are tallied once per trick (``_played_counts``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, product
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
-from engine.game import Dealing, Game, Playing, Trick, _remove_cards
+from engine.game import Dealing, Game, Playing, Trick, remove_cards
 from engine.order import TRUMP, TrumpContext
-from engine.patterns import WIND, ChangzhuPlay, pattern_of
-from engine.plays import ClassicPlay, Lead, PlayRules
+from engine.plays import FOLLOW_BUDGET, Lead, PlayRules
 from engine.rules import DeclarationStyle
 from engine.shapes import (
     Holding,
     Unit,
-    _candidates,
-    _kind,
     decompose,
     decompose_distinct,
-    fill_units,
-    holding_of,
     multisets,
+    n_of_a_kind,
     strength_runs,
     unbeatable_by,
     unit_cards,
 )
-
-FOLLOW_BUDGET = 4000
-PATTERN_CAP = 64
 
 Cards = tuple[Card, ...]
 
@@ -59,10 +52,10 @@ def check_play(game: Game, seat: int, cards: Sequence[Card]) -> None:
     would, without changing anything. (A throw that would fail is still a legal play.)"""
     phase = game.phase
     if not isinstance(phase, Playing):
-        raise EngineError("wrong_phase", "playing cards is not possible now")
+        raise EngineError("wrong_phase", phase=phase.name, action="play")
     if seat != phase.turn:
-        raise EngineError("not_your_turn", f"it is seat {phase.turn}'s turn", turn=phase.turn)
-    _remove_cards(phase.hands[seat], cards)
+        raise EngineError("not_your_turn", turn=phase.turn, task="play")
+    remove_cards(phase.hands[seat], cards)
     lead = phase.trick.lead
     if lead is None:
         game.play_rules.lead(cards, phase.ctx)
@@ -214,19 +207,15 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     assert isinstance(phase, Playing)
     ctx = phase.ctx
     rules = game.play_rules
-    changzhu = isinstance(rules, ChangzhuPlay)
-    max_width = 2 if changzhu else game.rules.max_width
-    unseen = None if changzhu else _Unseen(_seen_counts(phase, seat), game.rules.decks, ctx)
+    unseen = _Unseen(_seen_counts(phase, seat), game.rules.decks, ctx) if rules.throws else None
     out: list[Cards] = []
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
     # shapes or sizes), and so are those of different suits.
     for suit, cards in _by_suit(phase.hands[seat], ctx).items():
-        plays = _suit_leads(tuple(cards), ctx, max_width)
+        plays = _suit_leads(tuple(cards), ctx, rules.lead_width)
         out += plays.leads
-        if changzhu:
-            out += plays.patterns(rules)  # type: ignore[arg-type]
-        elif len(cards) > 1:
-            assert unseen is not None
+        out += plays.patterns(rules)
+        if unseen is not None and len(cards) > 1:
             out += plays.sure_throws(unseen, suit)
     return out
 
@@ -331,7 +320,7 @@ class _SuitLeads:
             if by_ident is None:  # singles, strongest first (the cards' order on a tie)
                 strength, ident = ctx.strength, ctx.ident
                 ordered = sorted(self.cards, key=ctx.strongest_first.__getitem__)
-                self._parts = [_kind(1, ident[c.index], strength[c.index]) for c in ordered]
+                self._parts = [n_of_a_kind(1, ident[c.index], strength[c.index]) for c in ordered]
                 self._part_cards = [_ONE[card.index] for card in ordered]
                 return self._parts
             if order is None:
@@ -396,9 +385,10 @@ class _SuitLeads:
             out.append(throw)
         return out
 
-    def patterns(self, rules: ChangzhuPlay) -> list[Cards]:
+    def patterns(self, rules: PlayRules) -> list[Cards]:
+        """The style's pattern leads of the suit (``PlayRules.pattern_leads``), cached."""
         if self._patterns is None:
-            self._patterns = list(_changzhu_patterns(self.cards, self.ctx, rules))
+            self._patterns = rules.pattern_leads(self.cards, self.ctx)
         return self._patterns
 
 
@@ -443,52 +433,6 @@ def _sure(throw: Cards, others: Holding, ctx: TrumpContext, max_width: int) -> b
     return len(parts) > 1 and all(unbeatable_by(p, others, ctx) for p in parts)
 
 
-def _changzhu_patterns(cards: Sequence[Card], ctx: TrumpContext, rules: object
-                       ) -> Iterator[Cards]:
-    """下雨, 飘雪花, 打雷 and 闪电 in one suit's cards (at most PATTERN_CAP of each)."""
-    assert isinstance(rules, ChangzhuPlay)
-    strength = ctx.strength
-    holding = holding_of(cards, ctx)
-    by_level: dict[int, list[int]] = {}
-    for ident in holding:
-        by_level.setdefault(strength[ident], []).append(ident)
-    rain = snow = 0
-    for low in sorted(by_level):
-        window = [by_level.get(low + k) for k in range(5)]
-        if not all(window):
-            continue
-        for choice in _choices(window):  # type: ignore[arg-type]
-            if rain < PATTERN_CAP:
-                rain += 1
-                yield tuple(ALL_CARDS[i] for i in choice)
-            doubles = [i for i in choice if holding[i] >= 2]
-            for n in range(1, len(doubles) + 1):
-                for extra in combinations(doubles, n):
-                    if snow < PATTERN_CAP:
-                        snow += 1
-                        yield tuple(ALL_CARDS[i] for i in choice + extra)
-    by_rank: dict[object, list[Card]] = {}
-    for card in cards:
-        if card.rank in rules.permanent or card.rank == ctx.level:
-            by_rank.setdefault(card.rank, []).append(card)
-    for group in by_rank.values():
-        suits = {c.suit: c for c in group}
-        if len(suits) == 4:
-            thunder = tuple(suits.values())
-            yield thunder
-            for spare in sorted(set((Counter(group) - Counter(thunder)).elements())):
-                yield (*thunder, spare)
-
-
-def _choices(window: list[list[int]]) -> Iterator[tuple[int, ...]]:
-    if not window:
-        yield ()
-        return
-    for ident in window[0]:
-        for rest in _choices(window[1:]):
-            yield (ident, *rest)
-
-
 # -- follows ------------------------------------------------------------------------------
 
 def constructive_follow(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContext
@@ -501,52 +445,7 @@ def constructive_follow(game: Game, lead: Lead, hand: Sequence[Card], ctx: Trump
                            key=lambda c: (ctx.eff[c.index] == TRUMP, ctx.strength[c.index],
                                           c.points))
         return tuple(led + lowest)
-    rules = game.play_rules
-    chosen: list[Card] = []
-    if isinstance(rules, ChangzhuPlay):
-        found = _changzhu_instance(lead, led, ctx, rules)
-        if found is not None:
-            return found
-        pool = sorted(led, key=lambda c: -ctx.strength[c.index])
-        if lead.pattern == WIND:
-            holding = holding_of(led, ctx)
-            pairs = [i for i, c in sorted(holding.items(), key=lambda kv: -ctx.strength[kv[0]])
-                     if c >= 2][: n // 2]
-            for ident in pairs:
-                got = [c for c in pool if ctx.ident[c.index] == ident][:2]
-                chosen += got
-                for c in got:
-                    pool.remove(c)
-        chosen += pool[: n - len(chosen)]
-    else:
-        for unit in fill_units(holding_of(led, ctx), ctx, lead.units):
-            chosen += unit_cards(unit, [c for c in led if chosen.count(c) < led.count(c)], ctx)
-        pool = list(led)
-        for c in chosen:
-            pool.remove(c)
-        pool.sort(key=lambda c: (ctx.strength[c.index], c.points))
-        chosen += pool[: n - len(chosen)]
-    return tuple(chosen)
-
-
-def _changzhu_instance(lead: Lead, led: Sequence[Card], ctx: TrumpContext, rules: ChangzhuPlay
-                       ) -> Cards | None:
-    """Cards of ``led`` forming the lead's pattern at its size, if the seat holds one."""
-    if lead.pattern in ("single", "pair"):
-        return None
-    holding = holding_of(led, ctx)
-    if not rules.holds_pattern(lead, holding, ctx):
-        return None
-    if lead.pattern == WIND:
-        for unit in _candidates(holding, ctx, 2, lead.size // 2):
-            return unit_cards(unit, led, ctx)
-        return None
-    candidates = _changzhu_patterns(led, ctx, rules)
-    for cards in candidates:
-        found = pattern_of(cards, ctx, rules.permanent)
-        if found and found[0] == lead.pattern and len(cards) == lead.size:
-            return cards
-    return None
+    return game.play_rules.constructive_follow(lead, led, ctx)
 
 
 def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
@@ -569,14 +468,13 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
             base_key = _canonical(base)
         except EngineError:
             pass
-    built = _built_follows(rules, lead, led, ctx)
+    built = rules.built_follows(lead, led, ctx)
     if built is not None:
         follows, in_order = built
         if not in_order:
             follows = _in_candidate_order(follows, led)
         out += [cards for cards in follows if cards != base_key]
         return out
-    assert isinstance(rules, ClassicPlay)
     meets = rules.meets_shape(lead, led, ctx)
     out += [combo for combo in multisets(led, n, FOLLOW_BUDGET)
             if combo != base_key and meets(combo)]
@@ -586,39 +484,6 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
 def _canonical(cards: Sequence[Card]) -> Cards:
     """A multiset of cards written as ``multisets`` writes it: by index, highest first."""
     return tuple(sorted(cards, key=lambda c: -c.index))
-
-
-def _built_follows(rules: PlayRules, lead: Lead, led: list[Card], ctx: TrumpContext
-                   ) -> tuple[list[Cards], bool] | None:
-    """The legal follows built from what is owed, for a seat with more led-suit cards
-    than the lead, and whether they come in candidate order; None where they are found
-    by trying candidates (classic tractors and throws with structure)."""
-    if isinstance(rules, ChangzhuPlay):
-        return rules.follows(lead, led, ctx), False
-    n = lead.size
-    first = lead.units[0]
-    if rules.max_width < 2 or first.width < 2:  # singles: any cards of the led suit
-        return multisets(led, n, FOLLOW_BUDGET), True
-    if len(lead.units) > 1 or first.length > 1:
-        return None
-    # n-of-a-kind: as many identical cards as the seat holds up to n, then any others
-    by_ident: dict[int, list[Card]] = {}
-    for card in led:
-        by_ident.setdefault(ctx.ident[card.index], []).append(card)
-    for width in range(n, 1, -1):
-        kinds = [same for same in by_ident.values() if len(same) >= width]
-        if kinds:
-            break
-    else:
-        return multisets(led, n, FOLLOW_BUDGET), True
-    out: list[Cards] = []
-    for same in kinds:
-        for kind in multisets(same, width):
-            rest = list(led)
-            for card in kind:
-                rest.remove(card)
-            out += [kind + fill for fill in multisets(rest, n - width)]
-    return out, False
 
 
 def _in_candidate_order(follows: list[Cards], led: Sequence[Card]) -> list[Cards]:

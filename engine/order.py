@@ -189,11 +189,6 @@ class TrumpContext:
     def sort_for_display(self, cards: Iterable[Card]) -> list[Card]:
         return sorted(cards, key=self.display_key)
 
-    def describe(self) -> str:
-        if self.trump is None:
-            return f"no trump suit, level {self.level.label}"
-        return f"trump {self.trump.symbol}, level {self.level.label}"
-
 
 @lru_cache(maxsize=512)
 def trump_context(level: Rank, trump: TrumpSuit | None, permanent: frozenset[Rank] = frozenset(),

@@ -9,26 +9,33 @@ only with the same pattern, higher by rank.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import ClassVar
 
 from engine.cards import ALL_CARDS, Card, Rank
 from engine.errors import EngineError
 from engine.order import TRUMP, TrumpContext
 from engine.plays import Lead, PlayKey, PlayRules
 from engine.rules import Ruleset
-from engine.shapes import Holding, _candidates, decompose, holding_of, multisets, runs
+from engine.shapes import (
+    Holding,
+    decompose,
+    holding_of,
+    multisets,
+    runs,
+    unit_candidates,
+    unit_cards,
+)
 
 Cards = tuple[Card, ...]
 
 WIND, RAIN, SNOW, THUNDER, LIGHTNING = "刮风", "下雨", "飘雪花", "打雷", "闪电"
-PATTERN_NAMES = {WIND: "刮风 (tractor)", RAIN: "下雨 (five in a row)",
-                 SNOW: "飘雪花 (five in a row with copies)", THUNDER: "打雷 (four suits)",
-                 LIGHTNING: "闪电 (four suits and one more)", "single": "single",
-                 "pair": "pair"}
-_LEAD_HELP = ("a lead is a single, a pair, 刮风 (adjacent pairs), 下雨 (five in a row), "
-              "飘雪花, 打雷 or 闪电")
+
+#: The most leads of each of 下雨 and 飘雪花 listed for one suit (docs/rules.md).
+PATTERN_CAP = 64
 
 
 def pattern_of(cards: Sequence[Card], ctx: TrumpContext, permanent: frozenset[Rank]
@@ -66,15 +73,100 @@ def pattern_of(cards: Sequence[Card], ctx: TrumpContext, permanent: frozenset[Ra
 
 
 class ChangzhuPlay(PlayRules):
+    throws: ClassVar[bool] = False  # a lead is one pattern
+    follows_units: ClassVar[bool] = False  # a follow answers the pattern
+
     def __init__(self, rules: Ruleset) -> None:
         super().__init__(rules)
         self.permanent = frozenset(rules.permanent_trumps)
+
+    @property
+    def lead_width(self) -> int:
+        return 2  # singles and pairs; the rest are patterns
+
+    def pattern_leads(self, cards: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
+        """下雨, 飘雪花, 打雷 and 闪电 in one suit's cards (at most PATTERN_CAP of each of
+        the first two)."""
+        return list(self._patterns_in(cards, ctx))
+
+    def _patterns_in(self, cards: Sequence[Card], ctx: TrumpContext) -> Iterator[Cards]:
+        strength = ctx.strength
+        holding = holding_of(cards, ctx)
+        by_level: dict[int, list[int]] = {}
+        for ident in holding:
+            by_level.setdefault(strength[ident], []).append(ident)
+        rain = snow = 0
+        for low in sorted(by_level):
+            window = [by_level.get(low + k) for k in range(5)]
+            if not all(window):
+                continue
+            for choice in _choices(window):  # type: ignore[arg-type]
+                if rain < PATTERN_CAP:
+                    rain += 1
+                    yield tuple(ALL_CARDS[i] for i in choice)
+                doubles = [i for i in choice if holding[i] >= 2]
+                for n in range(1, len(doubles) + 1):
+                    for extra in combinations(doubles, n):
+                        if snow < PATTERN_CAP:
+                            snow += 1
+                            yield tuple(ALL_CARDS[i] for i in choice + extra)
+        by_rank: dict[object, list[Card]] = {}
+        for card in cards:
+            if card.rank in self.permanent or card.rank == ctx.level:
+                by_rank.setdefault(card.rank, []).append(card)
+        for group in by_rank.values():
+            suits = {c.suit: c for c in group}
+            if len(suits) == 4:
+                thunder = tuple(suits.values())
+                yield thunder
+                for spare in sorted(set((Counter(group) - Counter(thunder)).elements())):
+                    yield (*thunder, spare)
+
+    def constructive_follow(self, lead: Lead, led: Sequence[Card], ctx: TrumpContext) -> Cards:
+        found = self._instance(lead, led, ctx)
+        if found is not None:
+            return found
+        n = lead.size
+        chosen: list[Card] = []
+        pool = sorted(led, key=lambda c: -ctx.strength[c.index])
+        if lead.pattern == WIND:
+            holding = holding_of(led, ctx)
+            pairs = [i for i, c in sorted(holding.items(), key=lambda kv: -ctx.strength[kv[0]])
+                     if c >= 2][: n // 2]
+            for ident in pairs:
+                got = [c for c in pool if ctx.ident[c.index] == ident][:2]
+                chosen += got
+                for c in got:
+                    pool.remove(c)
+        chosen += pool[: n - len(chosen)]
+        return tuple(chosen)
+
+    def _instance(self, lead: Lead, led: Sequence[Card], ctx: TrumpContext) -> Cards | None:
+        """Cards of ``led`` forming the lead's pattern at its size, if the seat holds one."""
+        if lead.pattern in ("single", "pair"):
+            return None
+        holding = holding_of(led, ctx)
+        if not self.holds_pattern(lead, holding, ctx):
+            return None
+        if lead.pattern == WIND:
+            for unit in unit_candidates(holding, ctx, 2, lead.size // 2):
+                return unit_cards(unit, led, ctx)
+            return None
+        for cards in self._patterns_in(led, ctx):
+            found = pattern_of(cards, ctx, self.permanent)
+            if found and found[0] == lead.pattern and len(cards) == lead.size:
+                return cards
+        return None
+
+    def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
+                      ) -> tuple[list[Cards], bool] | None:
+        return self.follows(lead, led, ctx), False
 
     def lead(self, cards: Sequence[Card], ctx: TrumpContext) -> Lead:
         suit = self.one_suit(cards, ctx)
         found = pattern_of(cards, ctx, self.permanent)
         if found is None:
-            raise EngineError("not_a_pattern", f"these cards are no pattern: {_LEAD_HELP}")
+            raise EngineError("not_a_pattern")
         units = tuple(decompose(cards, ctx, 2))
         return Lead(tuple(cards), suit, units, found[0])
 
@@ -126,23 +218,19 @@ class ChangzhuPlay(PlayRules):
         owed = self.owed(lead, holding, ctx)
         if lead.pattern == "pair":
             if owed.pattern and len(mine) != 1:
-                raise EngineError("must_follow_pair", "you hold a pair of the led suit: play a "
-                                  "pair on a pair", amount=1, width=2)
+                raise EngineError("must_follow_pair", suit=ctx.suit_label(lead.suit), amount=1,
+                                  width=2)
             return
-        name = PATTERN_NAMES[lead.pattern]
         if owed.pattern:
             found = pattern_of(played, ctx, self.permanent)
             if found is None or found[0] != lead.pattern:
-                raise EngineError("must_follow_pattern", f"you hold a {name} of the led suit: "
-                                  "you must play it", pattern=lead.pattern)
+                raise EngineError("must_follow_pattern", pattern=lead.pattern)
             return
         if not self._top_down_with_pairs(holding, mine, owed.pairs, ctx):
             if owed.pairs:
-                raise EngineError("must_follow_pairs_then_top", f"on a {name}: play "
-                                  f"{owed.pairs} pair(s), then your highest cards of the led "
-                                  "suit", pairs=owed.pairs)
-            raise EngineError("must_follow_from_top", f"on a {name}: play your highest cards of "
-                              "the led suit, from the top down", pattern=lead.pattern)
+                raise EngineError("must_follow_pairs_then_top", pattern=lead.pattern,
+                                  pairs=owed.pairs)
+            raise EngineError("must_follow_from_top", pattern=lead.pattern)
 
     @staticmethod
     def _top_down_with_pairs(holding: Holding, mine: Holding, pairs: int, ctx: TrumpContext
@@ -194,7 +282,7 @@ class ChangzhuPlay(PlayRules):
             for same in by_ident.values():
                 candidates += multisets(same, 2)
         elif lead.pattern == WIND:
-            for unit in _candidates(holding, ctx, 2, n // 2):
+            for unit in unit_candidates(holding, ctx, 2, n // 2):
                 candidates.append(tuple(c for i in unit.idents for c in by_ident[i][:2]))
         elif lead.pattern in (RAIN, SNOW):
             by_level: dict[int, list[int]] = {}
@@ -283,3 +371,11 @@ def _is_top(held: Holding, chosen: Holding, ctx: TrumpContext) -> bool:
     left = [strength[i] for i, c in held.items() if c - chosen.get(i, 0) > 0]
     return not left or max(left) <= lowest
 
+
+def _choices(window: list[list[int]]) -> Iterator[tuple[int, ...]]:
+    if not window:
+        yield ()
+        return
+    for ident in window[0]:
+        for rest in _choices(window[1:]):
+            yield (ident, *rest)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from engine.cards import Card
 from engine.errors import EngineError
@@ -21,15 +22,24 @@ from engine.shapes import (
     Unit,
     deciding_strength,
     decompose,
+    fill_units,
     first_shortfall,
     follow_amounts,
     follow_value,
     holding_of,
+    multisets,
     unbeatable_by,
+    unit_cards,
 )
 
 #: A comparable strength of a play in a trick: (is trump, tier, deciding strength).
 PlayKey = tuple[int, int, int]
+
+Cards = tuple[Card, ...]
+
+#: The most candidate follows tried one by one for a lead whose legal follows are not
+#: built from what is owed (``PlayRules.built_follows``; docs/rules.md).
+FOLLOW_BUDGET = 4000
 
 
 @dataclass(frozen=True)
@@ -50,8 +60,35 @@ class Lead:
         return self.pattern == "throw"
 
 
-def suit_words(ctx: TrumpContext, suit: int) -> str:
-    return "trumps" if suit == TRUMP else ctx.suit_label(suit) + " cards"
+# -- who wins a trick (``engine.referee`` gives these to the game and the simulator) ---------
+
+def play_key(prules: PlayRules, lead: Lead, cards: Sequence[Card], ctx: TrumpContext
+             ) -> PlayKey | None:
+    """How strong a play is in the trick ``lead`` began, or None when it cannot win
+    (``PlayRules.play_key``; a single card, most plays, is ranked here directly)."""
+    if lead.size == 1:
+        suit = ctx.eff[cards[0].index]
+        if suit != lead.suit and suit != TRUMP:
+            return None
+        return (int(suit == TRUMP), 0, ctx.strength[cards[0].index])
+    return prules.play_key(lead, cards, ctx)
+
+
+def takes_lead(key: PlayKey | None, best: PlayKey | None) -> bool:
+    """Does a play of strength ``key`` take the trick from the best so far (``best``)?
+    Only a strictly stronger play does: of equal plays, the first played wins."""
+    return key is not None and (best is None or key > best)
+
+
+def trick_winner(prules: PlayRules, lead: Lead, plays: Sequence[Sequence[Card]],
+                 ctx: TrumpContext) -> int:
+    """Index (in ``plays``, lead first) of the play that wins the trick."""
+    best, best_key = 0, play_key(prules, lead, plays[0], ctx)
+    for i in range(1, len(plays)):
+        key = play_key(prules, lead, plays[i], ctx)
+        if takes_lead(key, best_key):
+            best, best_key = i, key
+    return best
 
 
 def cards_of_suit(cards: Sequence[Card], ctx: TrumpContext, suit: int) -> list[Card]:
@@ -60,11 +97,56 @@ def cards_of_suit(cards: Sequence[Card], ctx: TrumpContext, suit: int) -> list[C
 
 
 class PlayRules:
-    """What a play style decides. One instance per ruleset (no state)."""
+    """What a play style decides. One instance per ruleset (no state).
+
+    Besides checking plays, a style enumerates them (``engine.legal`` asks): the leads
+    peculiar to it (``pattern_leads``), one legal follow built from what is owed
+    (``constructive_follow``) and every legal follow where that can be built
+    (``built_follows``), else a test for candidates (``meets_shape``)."""
+
+    #: A lead may be a throw: several components of one suit (RULES §2).
+    throws: ClassVar[bool] = True
+    #: A follow answers the lead's units (n-of-a-kind, tractors: ``fill_units``), not a
+    #: named pattern.
+    follows_units: ClassVar[bool] = True
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         self.max_width = rules.max_width
+
+    @property
+    def lead_width(self) -> int:
+        """The widest n-of-a-kind a lead is made of."""
+        return self.max_width
+
+    def pattern_leads(self, cards: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
+        """The leads of one suit's cards (``cards``) that are no n-of-a-kind, tractor or
+        throw: a preset's named patterns."""
+        return []
+
+    def constructive_follow(self, lead: Lead, led: Sequence[Card], ctx: TrumpContext) -> Cards:
+        """One legal follow for a seat holding ``led`` of the led suit, more cards than
+        the lead: built from the obligations, lowest cards for the free part."""
+        raise NotImplementedError
+
+    def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
+                      ) -> tuple[list[Cards], bool] | None:
+        """The legal follows built from what is owed, for a seat with more led-suit cards
+        than the lead, and whether they come in candidate order (``multisets``); None
+        where they are found by trying candidates (``meets_shape``)."""
+        return None
+
+    def meets_shape(self, lead: Lead, held: Sequence[Card], ctx: TrumpContext
+                    ) -> Callable[[Sequence[Card]], bool]:
+        """For a seat holding ``held`` of the led suit (more cards than the lead): does a
+        play of that many of them meet the follow obligations?"""
+        def meets(play: Sequence[Card]) -> bool:
+            try:
+                self.check_follow(lead, play, held, ctx)
+            except EngineError:
+                return False
+            return True
+        return meets
 
     def lead(self, cards: Sequence[Card], ctx: TrumpContext) -> Lead:
         raise NotImplementedError
@@ -79,19 +161,14 @@ class PlayRules:
         raise NotImplementedError
 
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
-        """How strong a play is in this trick, or None when it cannot win."""
+        """How strong a play is in this trick, or None when it cannot win (ask the module's
+        ``play_key``, which ranks a single card directly)."""
         raise NotImplementedError
 
     def trick_winner(self, lead: Lead, plays: Sequence[Sequence[Card]], ctx: TrumpContext
                      ) -> int:
-        """Index (in ``plays``, lead first) of the play that wins: the first of the highest."""
-        best = 0
-        best_key = self.play_key(lead, plays[0], ctx)
-        for i in range(1, len(plays)):
-            key = self.play_key(lead, plays[i], ctx)
-            if key is not None and (best_key is None or key > best_key):
-                best, best_key = i, key
-        return best
+        """Index (in ``plays``, lead first) of the play that wins: ``trick_winner``."""
+        return trick_winner(self, lead, plays, ctx)
 
     def largest_component(self, play: Sequence[Card], ctx: TrumpContext) -> int:
         """Cards in the largest component of a play (for the kitty multiplier)."""
@@ -104,31 +181,27 @@ class PlayRules:
 
     def one_suit(self, cards: Sequence[Card], ctx: TrumpContext) -> int:
         if not cards:
-            raise EngineError("empty_play", "play at least one card")
+            raise EngineError("empty_play")
         eff = ctx.eff
         suit = eff[cards[0].index]
         if any(eff[c.index] != suit for c in cards):
-            raise EngineError("mixed_lead", "a lead must be cards of one suit: all trumps, "
-                              "or all of one side suit")
+            raise EngineError("mixed_lead")
         return suit
 
     def check_suit(self, lead: Lead, play: Sequence[Card], hand: Sequence[Card],
                    ctx: TrumpContext) -> tuple[list[Card], list[Card]]:
         """RULES §2 following, rule 1. Returns (led-suit cards held, led-suit cards played)."""
         if len(play) != lead.size:
-            raise EngineError("wrong_count", f"the lead was {lead.size} card(s): play exactly "
-                              f"{lead.size}", count=lead.size)
+            raise EngineError("wrong_count", count=lead.size)
         eff, suit = ctx.eff, lead.suit
         held = [c for c in hand if eff[c.index] == suit]
         played = [c for c in play if eff[c.index] == suit]
         if len(held) >= lead.size and len(played) < lead.size:
-            words = suit_words(ctx, lead.suit)
-            raise EngineError("must_follow_suit", f"you hold enough {words}: play only {words}",
-                              suit=lead.suit)
+            raise EngineError("must_follow_suit", suit=ctx.suit_label(lead.suit),
+                              rule="enough")
         if len(held) < lead.size and len(played) < len(held):
-            words = suit_words(ctx, lead.suit)
-            raise EngineError("must_follow_suit", f"you must play all your {words} before "
-                              "other cards", suit=lead.suit)
+            raise EngineError("must_follow_suit", suit=ctx.suit_label(lead.suit),
+                              rule="all")
         return held, played
 
 
@@ -187,6 +260,44 @@ class ClassicPlay(PlayRules):
             return True
         return meets
 
+    def constructive_follow(self, lead: Lead, led: Sequence[Card], ctx: TrumpContext) -> Cards:
+        chosen: list[Card] = []
+        for unit in fill_units(holding_of(led, ctx), ctx, lead.units):
+            chosen += unit_cards(unit, [c for c in led if chosen.count(c) < led.count(c)], ctx)
+        pool = list(led)
+        for c in chosen:
+            pool.remove(c)
+        pool.sort(key=lambda c: (ctx.strength[c.index], c.points))
+        chosen += pool[: lead.size - len(chosen)]
+        return tuple(chosen)
+
+    def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
+                      ) -> tuple[list[Cards], bool] | None:
+        n = lead.size
+        first = lead.units[0]
+        if self.max_width < 2 or first.width < 2:  # singles: any cards of the led suit
+            return multisets(led, n, FOLLOW_BUDGET), True
+        if len(lead.units) > 1 or first.length > 1:
+            return None  # tractors and throws: candidates are tried
+        # n-of-a-kind: as many identical cards as the seat holds up to n, then any others
+        by_ident: dict[int, list[Card]] = {}
+        for card in led:
+            by_ident.setdefault(ctx.ident[card.index], []).append(card)
+        for width in range(n, 1, -1):
+            kinds = [same for same in by_ident.values() if len(same) >= width]
+            if kinds:
+                break
+        else:
+            return multisets(led, n, FOLLOW_BUDGET), True
+        out: list[Cards] = []
+        for same in kinds:
+            for kind in multisets(same, width):
+                rest = list(led)
+                for card in kind:
+                    rest.remove(card)
+                out += [kind + fill for fill in multisets(rest, n - width)]
+        return out, False
+
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
         eff = ctx.eff
         suit = eff[play[0].index]
@@ -208,13 +319,12 @@ class ClassicPlay(PlayRules):
 
 
 def _shape_error(short: Obligation, lead: Lead, ctx: TrumpContext) -> EngineError:
-    words = "trumps" if lead.suit == TRUMP else ctx.suit_label(lead.suit)
-    kind = {2: "pair", 3: "triple"}.get(short.width, f"{short.width} of a kind")
+    suit = ctx.suit_label(lead.suit)
     if short.tractor:
-        return EngineError("must_follow_tractor", f"you hold a tractor in {words}: play a "
-                           f"tractor ({short.amount} {kind}s in a row) on the led tractor",
-                           length=short.amount, width=short.width)
-    plural = kind + ("s" if short.amount > 1 else "")
-    return EngineError(f"must_follow_{kind.replace(' ', '_')}",
-                       f"you hold {kind}s in {words}: you must play {short.amount} {plural} "
-                       "here", amount=short.amount, width=short.width)
+        return EngineError("must_follow_tractor", suit=suit, length=short.amount,
+                           width=short.width)
+    if short.width == 2:
+        return EngineError("must_follow_pair", suit=suit, amount=short.amount, width=2)
+    if short.width == 3:
+        return EngineError("must_follow_triple", suit=suit, amount=short.amount, width=3)
+    return EngineError("must_follow_kind", suit=suit, amount=short.amount, width=short.width)

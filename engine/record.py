@@ -43,19 +43,19 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
         if data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise EngineError("bad_record", f"not a {FORMAT} version {VERSION} record")
+            raise EngineError("bad_record", rule="version", version=VERSION)
         try:
             return cls(int(data["seed"]), Ruleset.from_dict(data["rules"]),
                        tuple(action_from_dict(a) for a in data["actions"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise EngineError("bad_record", f"malformed record: {exc}") from None
+        except (KeyError, TypeError, ValueError):
+            raise EngineError("bad_record", rule="malformed") from None
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
         try:
             return cls.from_dict(json.loads(text))
-        except json.JSONDecodeError as exc:
-            raise EngineError("bad_record", f"not JSON: {exc}") from None
+        except json.JSONDecodeError:
+            raise EngineError("bad_record", rule="not_json") from None
 
 
 def replay(record: GameRecord) -> Game:

@@ -1,7 +1,11 @@
-"""The rulings that both the game and the computer players' fast simulator make: a failed
-throw's forced play and penalty, and the kitty at the end of a hand (RULES §2). One
-place, so that a rule changed once changes everywhere (``engine.game`` and
-``engine.ai.table`` both call these).
+"""The rulings of a hand, in this one place: how strong a play is in its trick and who
+wins the trick (``play_key``, ``takes_lead``, ``trick_winner``: written beside the play
+rules in ``engine.plays``, whose ``PlayRules.trick_winner`` is the same function), who
+is credited with its points, a failed throw's forced play and penalty, and the kitty at
+the end of a hand (RULES §2); the level a hand's points reach is ``engine.scoring``'s.
+The game (``engine.game``) and the computer players' fast simulator (``engine.ai.table``,
+``engine.ai.knowledge``, ``engine.ai.policy``) both call these, so that a rule changed
+once changes everywhere.
 """
 
 from __future__ import annotations
@@ -11,10 +15,26 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.order import TrumpContext
-from engine.plays import Lead, PlayRules
+from engine.plays import Lead, PlayRules, play_key, takes_lead, trick_winner
 from engine.rules import Ruleset
 from engine.scoring import kitty_multiplier, kitty_points
 from engine.shapes import holding_of, unit_cards
+
+__all__ = [
+    "FailedThrow", "KittyRuling", "attackers_gain", "failed_throw", "kitty_ruling",
+    "play_key", "takes_lead", "trick_winner",
+]
+
+
+# -- tricks -----------------------------------------------------------------------------
+
+def attackers_gain(points: int, *, defenders_take: bool) -> int:
+    """What a trick's ``points`` add to the attackers' points: all of them when the
+    attackers take the trick, nothing when the defenders do."""
+    return 0 if defenders_take else points
+
+
+# -- throws -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +42,10 @@ class FailedThrow:
     kept: tuple[Card, ...]  # what the thrower plays instead
     lead: Lead  # the lead those cards make
     penalty: int  # points credited to the thrower's opponents
+
+    def attackers_gain(self, *, thrower_defends: bool) -> int:
+        """What the penalty adds to the attackers' points (a thrower of theirs loses it)."""
+        return self.penalty if thrower_defends else -self.penalty
 
 
 def failed_throw(prules: PlayRules, rules: Ruleset, lead: Lead, cards: Sequence[Card],
@@ -36,6 +60,9 @@ def failed_throw(prules: PlayRules, rules: Ruleset, lead: Lead, cards: Sequence[
     kept = tuple(unit_cards(forced, cards, ctx))
     return FailedThrow(kept, prules.lead(kept, ctx),
                        rules.throw_penalty * (len(cards) - len(kept)))
+
+
+# -- the kitty --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 Level tables are data: rows ``(low, high, side, levels)`` over the attackers' points,
 checked for gaps and overlaps when built, and extended by ``step`` beyond both ends.
-``HandResult.explain()`` gives the lines a player reads.
+A hand's result is data (``HandResult``, ``LevelChange``, ``Note``): the bot words it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from itertools import pairwise
 from engine.cards import Card, Rank
 from engine.order import SuitSystem
 from engine.rules import Finish, KittyMultiplier, LevelTable, Ruleset
+from engine.teams import Formation
 
 DEFENDERS, ATTACKERS, NOBODY = "defenders", "attackers", "none"
 _INF = 10**9
@@ -51,18 +52,6 @@ class Table:
                 return row
         raise AssertionError("unreachable")
 
-    def explain(self) -> list[str]:
-        lines = []
-        for row in self.rows:
-            low = -(-row.low // 5) * 5  # points come in fives
-            span = (f"{row.high - 1} or less" if row.low <= -_INF else
-                    f"{row.low}" if row.high == row.low + 1 else f"{low} to {row.high - 5}")
-            who = ("nobody goes up" if row.side == NOBODY else
-                   f"{row.side} +{row.levels}")
-            lines.append(f"{span}: {who}" + (", attackers deal next" if row.take_over else ""))
-        lines.append(f"each further {self.step}: one more level")
-        return lines
-
 
 def _steps(step: int, defend_rows: list[tuple[int, int, int]], *, take_over_row: bool = False
            ) -> Table:
@@ -98,6 +87,10 @@ def level_table(rules: Ruleset) -> Table:
     return _steps(40, [(-_INF, 1, 3), (1, 40, 2), (40, 80, 1)])
 
 
+#: RULES §5: the attackers' points that take the deal in find-friends.
+FIND_FRIENDS_TAKE_OVER = 120
+
+
 def find_friends_steps(points: int, defenders: int) -> tuple[str, tuple[int, int]]:
     """RULES §5: (side, (levels for the dealer, levels for each other player of it)).
 
@@ -105,8 +98,8 @@ def find_friends_steps(points: int, defenders: int) -> tuple[str, tuple[int, int
     120 the defenders go up by the number of defenders: alone 4 / 8 / 12; with one
     friend the dealer 2 / 4 / 6 and the friend 1 / 2 / 3; three defenders 1 / 2 / 3 each;
     for points under 120 / under 60 / none."""
-    if points >= 120:
-        return ATTACKERS, (0, (points - 120) // 60)
+    if points >= FIND_FRIENDS_TAKE_OVER:
+        return ATTACKERS, (0, (points - FIND_FRIENDS_TAKE_OVER) // 60)
     tier = 3 if points <= 0 else 2 if points < 60 else 1
     per = {1: (4, 0), 2: (2, 1)}.get(defenders, (1, 1))
     return DEFENDERS, (per[0] * tier, per[1] * tier)
@@ -118,6 +111,29 @@ def three_bid_steps(points: int, bid: int) -> tuple[str, int]:
     if points >= bid:
         return ATTACKERS, 1 + (2 * (points - bid)) // bid
     return DEFENDERS, 6 if points <= 0 else 4 if 2 * points < bid else 2
+
+
+def takes_over(rules: Ruleset, points: int, bid: int | None = None) -> bool:
+    """Do the attackers win a hand with ``points`` (the kitty's included): take the deal
+    (fixed partnerships), or go up as attackers (find-friends; three-bid at its ``bid``)?
+    Read from the tables the game scores with; the computer players ask this too."""
+    if rules.teams is Formation.BID and bid is not None:
+        return three_bid_steps(points, bid)[0] == ATTACKERS
+    if rules.teams is Formation.CALLED:
+        return find_friends_steps(points, 1)[0] == ATTACKERS
+    return level_table(rules).lookup(points).take_over
+
+
+def take_over_points(rules: Ruleset, bid: int | None = None) -> int:
+    """The fewest attacker points with which the attackers win the hand (``takes_over``)."""
+    if rules.teams is Formation.BID and bid is not None:
+        return bid
+    if rules.teams is Formation.CALLED:
+        return FIND_FRIENDS_TAKE_OVER
+    for row in level_table(rules).rows:
+        if row.take_over:
+            return max(row.low, 0)
+    raise AssertionError("a level table always has a take-over row")
 
 
 def jack_penalty(jacks: int, widest_tractor: int) -> int:
@@ -179,6 +195,23 @@ def lower(rules: Ruleset, level: Rank, steps: int) -> tuple[Rank, int]:
     return ranks[pos - down], steps - down
 
 
+#: Why a player's level changed (``LevelChange.reasons``); see ``LevelChange``.
+REASONS = ("defended", "took_over", "attacked", "must_play", "jack_penalty", "ace_penalty",
+           "j_fall", "none")
+
+#: What a result notes beyond its row (``Note.code``): ``j_fall``, changzhu's J到6 / 双J到底
+#: dropped the defenders to ``Note.level``.
+NOTES = ("j_fall",)
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something a hand's result tells beyond the level table (data; the bot words it)."""
+
+    code: str  # one of ``NOTES``
+    level: Rank | None = None
+
+
 @dataclass(frozen=True)
 class LevelChange:
     """Why one player's level changed in a hand (data; the bot words it).
@@ -222,7 +255,7 @@ def advance(rules: Ruleset, level: Rank, steps: int, *, as_defenders: bool
 
 @dataclass(frozen=True)
 class HandResult:
-    """Everything that was decided at the end of a hand, able to explain itself."""
+    """Everything that was decided at the end of a hand, as data (the bot words it)."""
 
     trick_points: int  # attackers' points from tricks (with penalties)
     kitty: tuple[Card, ...]
@@ -239,31 +272,8 @@ class HandResult:
     dealer: int
     next_dealer: int
     winner_team: int | None  # the team that won the match, if it ended
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())
     changes: tuple[LevelChange, ...] = ()  # every seat's level change and its reasons
     defenders: tuple[int, ...] = ()  # the seats that defended (with every friend found)
     bid: int | None = None  # three-bid: the threshold
     next_declarers: tuple[int, ...] = ()  # find-friends: who may declare next hand
-
-    def explain(self) -> list[str]:
-        lines = [f"Attackers took {self.trick_points} points in tricks."]
-        if self.multiplier:
-            lines.append(f"Attackers won the last trick: kitty {self.kitty_points} × "
-                         f"{self.multiplier} = {self.kitty_delta}.")
-        elif self.kitty_delta:
-            lines.append(f"Defenders kept the kitty (保底): {-self.kitty_delta} subtracted.")
-        else:
-            lines.append(f"Defenders kept the kitty ({self.kitty_points} points).")
-        lines.append(f"Attackers' total: {self.attacker_points}.")
-        if self.side == NOBODY:
-            lines.append("Nobody goes up.")
-        else:
-            lines.append(f"{self.side.capitalize()} go up {self.levels}: "
-                         f"{self.old_levels[0].label}→{self.new_levels[0].label} (defenders), "
-                         f"{self.old_levels[1].label}→{self.new_levels[1].label} (attackers).")
-        if self.bid is not None or self.next_declarers:  # levels by player
-            lines.extend(f"Seat {c.seat}: {c.old.label}→{c.new.label} ({', '.join(c.reasons)})."
-                         for c in self.changes if c.old != c.new)
-        lines.extend(self.notes)
-        lines.append(f"Seat {self.next_dealer} deals next.")
-        return lines

@@ -144,7 +144,7 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
     (each strength has one ident, so no ident is chosen and no run is looked up)."""
     strength = ctx.strength
     if len(order) == sum(holding.values()):
-        return [_kind(1, i, strength[i]) for i in order]
+        return [n_of_a_kind(1, i, strength[i]) for i in order]
     most = max(holding.values())
     if most == 2 <= max_width:  # pairs only: each maximal run of pairs is a tractor
         tractors: list[Unit] = []
@@ -153,10 +153,10 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
             if len(run) > 1:
                 tractors.append(Unit(2, len(run), strength[run[0]], tuple(run)))
             else:
-                pairs.append(_kind(2, run[0], strength[run[0]]))
+                pairs.append(n_of_a_kind(2, run[0], strength[run[0]]))
         if len(tractors) > 1:
             tractors.sort(key=unit_order)
-        return tractors + pairs + [_kind(1, i, strength[i]) for i in order if holding[i] != 2]
+        return tractors + pairs + [n_of_a_kind(1, i, strength[i]) for i in order if holding[i] != 2]
     counts = [holding[i] for i in order]
     # joined[k]: order[k] and order[k + 1] are consecutive strengths
     joined = [strength[a] == strength[b] + 1 for a, b in zip(order, order[1:])] + [False]
@@ -192,10 +192,10 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
         for k, ident in enumerate(order):
             while counts[k] >= width:
                 counts[k] -= width
-                kinds.append(_kind(width, ident, strength[ident]))
+                kinds.append(n_of_a_kind(width, ident, strength[ident]))
     if len(tractors) > 1:
         tractors.sort(key=unit_order)
-    return tractors + kinds + [_kind(1, ident, strength[ident])
+    return tractors + kinds + [n_of_a_kind(1, ident, strength[ident])
                                for k, ident in enumerate(order) for _ in range(counts[k])]
 
 
@@ -212,7 +212,7 @@ def strength_runs(idents: list[int], strength: Sequence[int]) -> list[list[int]]
 
 
 @lru_cache(maxsize=4096)
-def _kind(width: int, ident: int, top: int) -> Unit:
+def n_of_a_kind(width: int, ident: int, top: int) -> Unit:
     """``width`` identical cards (units are immutable: shared)."""
     return Unit(width, 1, top, (ident,))
 
@@ -350,7 +350,7 @@ def first_shortfall(play: list[Obligation], hand: list[Obligation]) -> Obligatio
     return None
 
 
-def _candidates(holding: Holding, ctx: TrumpContext, width: int, length: int) -> list[Unit]:
+def unit_candidates(holding: Holding, ctx: TrumpContext, width: int, length: int) -> list[Unit]:
     """Every distinct way to take a unit of this shape, strongest first."""
     out: list[Unit] = []
     by_strength = _by_strength(holding, ctx, width)
@@ -391,7 +391,7 @@ def _fill(holding: Holding, ctx: TrumpContext, lead: list[Unit], i: int) -> bool
     unit = lead[i]
     if unit.width == 1 and unit.length == 1:
         return sum(holding.values()) >= len(lead) - i
-    for cand in _candidates(holding, ctx, unit.width, unit.length):
+    for cand in unit_candidates(holding, ctx, unit.width, unit.length):
         rest = _remove(holding, cand)
         if rest is not None and _fill(rest, ctx, lead, i + 1):
             return True
@@ -414,7 +414,7 @@ def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]
               if first.is_tractor and first.size % width == 0 and first.size // width >= 2]
     shapes.append((0, first.width, first.length))
     for tier, width, length in shapes:
-        for cand in _candidates(holding, ctx, width, length):
+        for cand in unit_candidates(holding, ctx, width, length):
             remaining = _remove(holding, cand)
             if remaining is not None and _fill(remaining, ctx, rest, 0):
                 return (tier, cand.top)

@@ -33,9 +33,9 @@ from engine.scoring import HandResult
 @dataclass(frozen=True)
 class DeclarationView:
     seat: int
-    text: str  # what the table sees
-    kind: str = ""  # level, jokers | plain, top, stick, stick_top (public in the text too)
-    size: int = 0  # how many cards were declared with (public)
+    kind: str  # level, jokers | plain, top, stick, stick_top (public)
+    size: int  # how many cards were declared with (public)
+    shown: tuple[Card, ...]  # the cards the whole table sees face up (``Declaration.shown``)
     cards: tuple[Card, ...] = ()  # the declared cards this seat has seen (shown face up,
     #                              or its own); a hidden suit's cards stay empty
 
@@ -45,7 +45,7 @@ def _declaration_view(decl: Declaration, hidden: bool, seat: int | None) -> Decl
         seen = decl.cards
     else:
         seen = decl.jokers if decl.kind in CHANGZHU_TIERS else ()  # 明亮: the joker is shown
-    return DeclarationView(decl.seat, decl.public_text(hidden), decl.kind, len(decl.cards),
+    return DeclarationView(decl.seat, decl.kind, len(decl.cards), decl.shown(hidden),
                            tuple(seen))
 
 

@@ -83,7 +83,7 @@ def replay_export(document: dict[str, Any]) -> list[dict[str, Any]]:
     """Replay an export's record with the engine; every scored hand's result, in the
     export's ``hands`` format. Raises EngineError if the document or an action is bad."""
     if document.get("format") != EXPORT_FORMAT or document.get("version") != EXPORT_VERSION:
-        raise EngineError("bad_record", f"not a {EXPORT_FORMAT} version {EXPORT_VERSION} file")
+        raise EngineError("bad_record", rule="version", version=EXPORT_VERSION)
     record = GameRecord.from_dict(document["record"])
     game = Game(record.rules, record.seed)
     out: list[dict[str, Any]] = []

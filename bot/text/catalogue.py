@@ -8,7 +8,7 @@ English entry says which parameter counts (``#. plural: count``, ``count`` by de
 
 ``language(locale)`` maps a Discord locale to a catalogue (zh-TW and zh-HK → zh_TW,
 other Chinese → zh_CN, anything else → en). ``say(locale, key, **params)`` formats one
-text; ``bot.text.events`` words engine events and results with these texts.
+text; ``bot.text.events`` words engine events, results and refusals with these texts.
 """
 
 from __future__ import annotations
@@ -126,29 +126,3 @@ def command_text(locale: str | None, source: str) -> str | None:
         return None
     translated = _texts(lang).translations.pgettext(COMMAND_CONTEXT, source)
     return None if translated == source else translated
-
-
-def engine_reason(locale: str | None, code: str | None, message: str,
-                  params: dict[str, Any] | None = None) -> str:
-    """The reason for an engine refusal, worded from its code and parameters.
-
-    ``engine_<code>`` uses the parameters. When the engine gave fewer than it names, an
-    English reader gets the engine's own sentence (it says more, e.g. whose turn it is),
-    others the sentence without them (``engine_<code>_plain``). Seats are shown from 1.
-    The engine's ``message`` is also the last resort, for a code the catalogue lacks.
-    """
-    shown = {k: v + 1 if k in ("turn", "seat") and isinstance(v, int) else v
-             for k, v in (params or {}).items()}
-    if isinstance(shown.get("phase"), str) and has(f"phase_{shown['phase']}"):
-        shown["phase"] = say(locale, f"phase_{shown['phase']}")
-    for key in (f"engine_{code}", f"engine_{code}_plain"):
-        if not has(key):
-            continue
-        if key.endswith("_plain") and language(locale) == SOURCE and has(f"engine_{code}"):
-            return message
-        text = _text(locale, key, shown)
-        try:
-            return text.format(**shown)
-        except (KeyError, IndexError, ValueError):
-            continue
-    return message

@@ -1,14 +1,16 @@
-"""The wording of engine events and results: one line per event, for the channel
-(public events) or for one player (private ones); trump names, card lists, a hand's
-result (RULES §2 "Scoring") and the rules of a preset, all from the engine's data."""
+"""The wording of engine events, results and refusals: one line per event, for the
+channel (public events) or for one player (private ones); trump names, card lists,
+declarations, a hand's result (RULES §2 "Scoring"), the reason an action was refused
+and the rules of a preset, all from the engine's data (the engine writes no prose)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from bot.text.catalogue import has, say
+from bot.text.catalogue import SOURCE, has, language, say
 from engine.actions import Event
+from engine.bidding import CHANGZHU_TIERS
 from engine.cards import Card, parse_cards
 from engine.scoring import ATTACKERS, NOBODY, HandResult
 
@@ -27,6 +29,17 @@ def trump_name(locale: str | None, trump: str | None) -> str:
 
 def cards_text(cards: Sequence[Card]) -> str:
     return " ".join(card.pretty for card in cards)
+
+
+def declaration_text(locale: str | None, kind: str, size: int, shown: Sequence[Card]) -> str:
+    """A declaration as the table sees it: its cards face up; changzhu's jokers and the
+    count face down (亮 顶 粘 粘顶); or, while the suit is hidden, how many cards."""
+    if kind in CHANGZHU_TIERS:
+        return say(locale, f"decl_{kind}", jokers=cards_text(shown), count=size - len(shown))
+    if not shown:
+        return say(locale, "decl_hidden_jokers" if kind == "jokers" else "decl_hidden_level",
+                   count=size)
+    return cards_text(shown)
 
 
 def result_lines(locale: str | None, result: HandResult) -> list[str]:
@@ -48,9 +61,22 @@ def result_lines(locale: str | None, result: HandResult) -> list[str]:
         lines.append(say(locale, key, levels=result.levels,
                          def_old=result.old_levels[0].label, def_new=result.new_levels[0].label,
                          att_old=result.old_levels[1].label, att_new=result.new_levels[1].label))
-    if result.notes:  # the engine's one note today: J到6 / 双J到底 dropped the defenders
-        lines.append(say(locale, "result_j_fall", level=result.new_levels[0].label))
+    if result.bid is not None or result.next_declarers:  # levels by player
+        for change in result.changes:
+            if change.old != change.new:
+                why = "、" if language_is_chinese(locale) else ", "
+                lines.append(say(locale, "result_change", seat=change.seat + 1,
+                                 old=change.old.label, new=change.new.label,
+                                 reasons=why.join(say(locale, f"reason_{r}")
+                                                  for r in change.reasons)))
+    for note in result.notes:
+        lines.append(say(locale, f"result_{note.code}",
+                         level=note.level.label if note.level else ""))
     return lines
+
+
+def language_is_chinese(locale: str | None) -> bool:
+    return language(locale) != SOURCE
 
 
 def rules_text(locale: str | None, preset: str, options: Sequence[tuple[str, str]]) -> str:
@@ -87,6 +113,9 @@ def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str |
         params["number"] = int(params.get("number", 0)) + 1
     elif kind == "match_over":
         params["team"] = int(params.get("team", 0)) + 1
+    elif kind == "declared":
+        params["text"] = declaration_text(locale, str(params.get("declaration", "")),
+                                          int(params.get("cards_shown", 0)), ev.cards)
     elif kind == "throw_failed":
         params["forced"] = cards_text(parse_cards(params.get("forced", "")))
     elif kind == "hand_scored":
@@ -99,3 +128,63 @@ def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str |
     if not has(key):
         return None
     return say(locale, key, **params)
+
+
+def _suit_words(locale: str | None, suit: str) -> str:
+    """An effective suit as a refusal names it (``TrumpContext.suit_label``)."""
+    if suit == "trump":
+        return say(locale, "suit_trumps")
+    if suit in ("red", "black"):
+        return say(locale, f"trump_{suit}")
+    return suit
+
+
+def _listed(locale: str | None, items: Sequence[Any]) -> str:
+    return ("、" if language_is_chinese(locale) else ", ").join(str(i) for i in items)
+
+
+def reason_params(locale: str | None, params: dict[str, Any]) -> dict[str, Any]:
+    """An engine refusal's parameters as its text shows them: seats from 1, cards, suits,
+    phases, actions and declarations worded, lists joined."""
+    shown = dict(params)
+    for key in ("turn", "seat"):
+        if isinstance(shown.get(key), int):
+            shown[key] += 1
+    if isinstance(shown.get("seats"), (list, tuple)):
+        shown["seats"] = _listed(locale, [s + 1 for s in shown["seats"]])
+    for key in ("choices", "presets"):
+        if isinstance(shown.get(key), (list, tuple)):
+            shown[key] = _listed(locale, shown[key])
+    for key in ("phase", "action"):
+        if isinstance(shown.get(key), str) and has(f"{key}_{shown[key]}"):
+            shown[key] = say(locale, f"{key}_{shown[key]}")
+    if isinstance(shown.get("suit"), str):
+        shown["suit"] = _suit_words(locale, shown["suit"])
+    if isinstance(shown.get("cards"), (list, tuple)):
+        shown["cards"] = cards_text(shown["cards"])
+    if "declaration" in shown and "shown" in shown:  # too_weak: the standing declaration
+        shown["declaration"] = declaration_text(locale, str(shown["declaration"]),
+                                                int(shown.get("size", 0)), shown.pop("shown"))
+    return shown
+
+
+def reason_key(code: str, params: dict[str, Any]) -> str:
+    """The catalogue key of a refusal: ``engine_<code>_<case>`` for a code with several
+    cases (its ``rule``, ``task`` or ``where``), else ``engine_<code>``."""
+    for case in ("rule", "task", "where"):
+        value = params.get(case)
+        if isinstance(value, str) and has(f"engine_{code}_{value}"):
+            return f"engine_{code}_{value}"
+    return f"engine_{code}"
+
+
+def engine_reason(locale: str | None, code: str | None,
+                  params: dict[str, Any] | None = None) -> str:
+    """The reason for an engine refusal (``EngineError``), worded from its code and
+    parameters. The engine writes no sentences: a code the catalogue lacks (a test says
+    there is none) gets a general line naming the code."""
+    given = params or {}
+    key = reason_key(code or "", given)
+    if code and has(key):
+        return say(locale, key, **reason_params(locale, given))
+    return say(locale, "engine_refused", code=code or "?")

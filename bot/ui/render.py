@@ -24,7 +24,7 @@ from typing import Any
 
 from bot.table_data import Table
 from bot.text.catalogue import say, template
-from bot.text.events import result_lines, trump_name
+from bot.text.events import declaration_text, result_lines, trump_name
 from bot.ui.cards_input import hand_order
 from engine.ai.pool import end_with_parent
 from engine.cards import Card, Rank, parse_cards
@@ -221,7 +221,9 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
         lines.append(say(locale, "levels_line", levels=levels, trump=trump) + " · "
                      + say(locale, "points_line", points=view.attacker_points))
         if view.phase == "deal" and view.standing is not None:
-            lines.append(say(locale, "standing_line", text=view.standing.text))
+            standing = view.standing
+            lines.append(say(locale, "standing_line", text=declaration_text(
+                locale, standing.kind, standing.size, standing.shown)))
     lines.append(status_line(table))
     turn = turn_line(table)
     if turn:

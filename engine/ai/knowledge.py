@@ -21,6 +21,7 @@ from engine.cards import ALL_CARDS, Card
 from engine.game import play_rules_for
 from engine.order import TrumpContext
 from engine.plays import PlayRules
+from engine.referee import play_key, trick_winner
 from engine.rules import Ruleset
 from engine.views import SeatView
 
@@ -156,12 +157,9 @@ class Knowledge:
             lead = self.prules.lead(trick[0][1], self.ctx)
             state.lead = lead
             state.plays = [(s, tuple(c)) for s, c in trick]
-            best, best_key = 0, self.prules.play_key(lead, trick[0][1], self.ctx)
-            for i, (_, cards) in enumerate(trick[1:], 1):
-                key = self.prules.play_key(lead, cards, self.ctx)
-                if key is not None and (best_key is None or key > best_key):
-                    best, best_key = i, key
-            state.best, state.best_key = best, best_key
+            best = trick_winner(self.prules, lead, [cards for _, cards in trick], self.ctx)
+            state.best = best
+            state.best_key = play_key(self.prules, lead, trick[best][1], self.ctx)
         return state
 
 

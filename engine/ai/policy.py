@@ -17,21 +17,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.ai.table import Cards, PlayState, distinct, play_key
+from engine.ai.table import Cards, PlayState, distinct
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.legal import constructive_follow, legal_follows, sure_throws
 from engine.order import TRUMP, TrumpContext
-from engine.patterns import ChangzhuPlay
 from engine.plays import Lead
+from engine.referee import play_key, takes_lead
 from engine.shapes import (
     Holding,
     Unit,
-    _candidates,
     decompose,
     fill_units,
     holding_of,
     unbeatable_by,
+    unit_candidates,
     unit_cards,
 )
 
@@ -132,8 +132,8 @@ def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
     hand = state.hands[seat]
     eff = ctx.eff
     strength = ctx.strength
-    changzhu = isinstance(state.prules, ChangzhuPlay)
-    max_width = 2 if changzhu else state.rules.max_width
+    may_throw = state.prules.throws
+    max_width = state.prules.lead_width
     out = _Outstanding(state, seat)
     opps = _opponents(state, seat)
     partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
@@ -169,7 +169,7 @@ def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
             if ruff_risk:
                 score -= 55
             add(score, ucards)
-        if not changzhu and not ruff_risk and len(winners) >= 2:
+        if may_throw and not ruff_risk and len(winners) >= 2:
             throws = sure_throws(cards, other, ctx, max_width)
             if throws:
                 throw = throws[0]
@@ -230,7 +230,7 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
 
     def beats(cards: Cards) -> bool:
         key = play_key(prules, lead, cards, ctx)
-        return key is not None and (state.best_key is None or key > state.best_key)
+        return takes_lead(key, state.best_key)
 
     def holds(cards: Cards, suit: int) -> bool:
         return _secure(state, seat, play_key(prules, lead, cards, ctx), suit, out)
@@ -300,7 +300,7 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
 def _structured(state: PlayState, led: list[Card], lead: Lead, pick) -> Cards | None:  # type: ignore[no-untyped-def]
     """The lead's structure from ``led`` as the obligations ask, the rest chosen by ``pick``."""
     ctx = state.ctx
-    if lead.pattern == "pair" or isinstance(state.prules, ChangzhuPlay):
+    if lead.pattern == "pair" or not state.prules.follows_units:
         if lead.pattern != "pair":
             return None
         holding = holding_of(led, ctx)
@@ -337,11 +337,11 @@ def _beat_in_suit(state: PlayState, led: list[Card], lead: Lead) -> Cards | None
         return None
     ctx = state.ctx
     unit = lead.units[0]
-    for cand in sorted(_candidates(holding_of(led, ctx), ctx, unit.width, unit.length),
+    for cand in sorted(unit_candidates(holding_of(led, ctx), ctx, unit.width, unit.length),
                        key=lambda u: u.top):
         cards = unit_cards(cand, led, ctx)
         key = play_key(state.prules, lead, cards, ctx)
-        if key is not None and (state.best_key is None or key > state.best_key):
+        if takes_lead(key, state.best_key):
             return cards
     return None
 
@@ -358,7 +358,7 @@ def _ruff(state: PlayState, seat: int, rest: list[Card], lead: Lead) -> Cards | 
 
     def wins(cards: Cards) -> bool:
         key = play_key(prules, lead, cards, ctx)
-        return key is not None and (state.best_key is None or key > state.best_key)
+        return takes_lead(key, state.best_key)
 
     if n == 1:
         for card in sorted(trumps, key=lambda c: (strength[c.index], c.points)):
@@ -367,7 +367,7 @@ def _ruff(state: PlayState, seat: int, rest: list[Card], lead: Lead) -> Cards | 
         return None
     if len(lead.units) == 1:
         unit = lead.units[0]
-        for cand in sorted(_candidates(holding_of(trumps, ctx), ctx, unit.width, unit.length),
+        for cand in sorted(unit_candidates(holding_of(trumps, ctx), ctx, unit.width, unit.length),
                            key=lambda u: u.top):
             cards = unit_cards(cand, trumps, ctx)
             if wins(cards):

@@ -6,10 +6,11 @@ knows), and as the *board* a policy reads. A policy reads only the acting seat's
 hand and public facts (cards played, voids shown, points, the trick), never another
 hand: see ``engine.ai.policy``.
 
-Trick resolution, throw validation and scoring are the engine's own functions
-(``PlayRules.trick_winner``, ``engine.referee.failed_throw`` and ``kitty_ruling``,
-``level_table`` …); this module only
-keeps the bookkeeping cheap enough for thousands of play-outs per decision.
+Trick resolution, throw validation and scoring are the engine's own rulings
+(``engine.referee``: ``play_key`` and ``takes_lead``, ``attackers_gain``,
+``failed_throw``, ``kitty_ruling``; ``level_table``): this module only keeps the
+bookkeeping cheap enough for thousands of play-outs per decision (the trick's best
+play so far, instead of the whole trick ranked again).
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from dataclasses import dataclass, field
 from engine.cards import Card
 from engine.order import TRUMP, TrumpContext
 from engine.plays import Lead, PlayKey, PlayRules
-from engine.referee import failed_throw, kitty_ruling
+from engine.referee import attackers_gain, failed_throw, kitty_ruling, play_key, takes_lead
 from engine.rules import Ruleset
-from engine.scoring import level_table
+from engine.scoring import take_over_points, takes_over
 
 Cards = tuple[Card, ...]
 
@@ -123,8 +124,8 @@ class PlayState:
                 others = [self.hands[s] for s in range(self.players) if s != seat]
                 failed = failed_throw(self.prules, self.rules, lead, cards, others, ctx)
                 if failed is not None:
-                    penalty = failed.penalty
-                    self.attacker_points += penalty if self.is_defender(seat) else -penalty
+                    self.attacker_points += failed.attackers_gain(
+                        thrower_defends=self.is_defender(seat))
                     cards, lead = failed.kept, failed.lead
             self.lead = lead
             self.best, self.best_key = 0, play_key(self.prules, lead, cards, ctx)
@@ -134,7 +135,7 @@ class PlayState:
             if sum(1 for c in cards if eff[c.index] == lead.suit) < lead.size:
                 self.voids[seat].add(lead.suit)
             key = play_key(self.prules, lead, cards, ctx)
-            if key is not None and (self.best_key is None or key > self.best_key):
+            if takes_lead(key, self.best_key):
                 self.best, self.best_key = len(self.plays), key
         remaining = self.remaining
         eff = ctx.eff
@@ -148,9 +149,8 @@ class PlayState:
 
     def _finish_trick(self) -> None:
         winner, winning = self.plays[self.best]
-        pts = self.trick_points()
-        if not self.is_defender(winner):
-            self.attacker_points += pts
+        self.attacker_points += attackers_gain(self.trick_points(),
+                                               defenders_take=self.is_defender(winner))
         self.last_winner, self.last_play = winner, winning
         self.plays = []
         self.lead = None
@@ -174,17 +174,6 @@ def _take_one(counts: dict[int, int], key: int) -> None:
         del counts[key]
 
 
-def play_key(prules: PlayRules, lead: Lead, cards: Sequence[Card], ctx: TrumpContext
-             ) -> PlayKey | None:
-    """``prules.play_key``, with the single-card case (most plays) done directly."""
-    if lead.size == 1:
-        suit = ctx.eff[cards[0].index]
-        if suit != lead.suit and suit != TRUMP:
-            return None
-        return (int(suit == TRUMP), 0, ctx.strength[cards[0].index])
-    return prules.play_key(lead, cards, ctx)
-
-
 def distinct(plays: Iterable[Cards], limit: int) -> list[Cards]:
     """The first ``limit`` plays of ``plays`` that differ as multisets of cards."""
     out: list[Cards] = []
@@ -199,17 +188,16 @@ def distinct(plays: Iterable[Cards], limit: int) -> list[Cards]:
     return out
 
 
-def take_over_threshold(rules: Ruleset) -> int:
-    """The fewest attacker points with which the attackers win the hand (take the deal)."""
-    for row in level_table(rules).rows:
-        if row.take_over:
-            return max(row.low, 0)
-    raise AssertionError("a level table always has a take-over row")
+def take_over_threshold(rules: Ruleset, bid: int | None = None) -> int:
+    """The fewest attacker points with which the attackers win the hand (take the deal):
+    ``engine.scoring.take_over_points``."""
+    return take_over_points(rules, bid)
 
 
-def attackers_win(rules: Ruleset, total: int) -> bool:
-    """Did the attackers win the hand (the deal passes to them)? See ``engine.ai`` docs."""
-    return level_table(rules).lookup(total).take_over
+def attackers_win(rules: Ruleset, total: int, bid: int | None = None) -> bool:
+    """Did the attackers win the hand (the deal passes to them)? ``engine.scoring.takes_over``
+    (see ``engine.ai`` docs)."""
+    return takes_over(rules, total, bid)
 
 
 def suit_of(cards: Sequence[Card], ctx: TrumpContext) -> int:

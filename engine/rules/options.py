@@ -70,8 +70,9 @@ def _rank_tuple(value: Any, name: str) -> tuple[Rank, ...]:
         value = [v for v in value.replace(",", " ").split() if v]
     try:
         return tuple(v if isinstance(v, Rank) else Rank.parse(str(v)) for v in value)
-    except (TypeError, EngineError) as exc:
-        raise EngineError("bad_option", f"option {name}: {exc}", option=name) from None
+    except (TypeError, EngineError):
+        raise EngineError("bad_option", option=name, rule="bad_value",
+                          value=str(value)) from None
 
 
 @dataclass(frozen=True)
@@ -142,56 +143,58 @@ class Ruleset:
     # -- validation -----------------------------------------------------------------
 
     def _validate(self) -> None:
-        def refuse(option: str, why: str) -> None:
-            raise EngineError("bad_option", f"option {option}: {why}", option=option)
-
+        # ``rule`` names the combination broken; the bot words it (engine_bad_option_<rule>)
         if not 3 <= self.players <= 6:
-            refuse("players", "between 3 and 6 seats")
+            raise EngineError("bad_option", option="players", rule="players_range")
         if self.teams is Formation.FIXED and self.players not in (4, 6):
-            refuse("players", "fixed partnerships need 4 seats (opposite) or 6 (alternating)")
+            raise EngineError("bad_option", option="players", rule="fixed_players")
         if self.teams is Formation.CALLED:
             if self.players < 4:
-                refuse("players", "calling friends needs at least 4 seats")
+                raise EngineError("bad_option", option="players", rule="called_players")
             if not 1 <= self.friends <= self.players // 2 - 1:
-                refuse("friends", f"with {self.players} players call 1 to "
-                       f"{self.players // 2 - 1} friends (the defenders may not outnumber "
-                       "the attackers)")
+                raise EngineError("bad_option", option="friends", rule="friends_range",
+                                  players=self.players, most=self.players // 2 - 1)
         elif self.friends:
-            refuse("friends", "friends are called only when teams = called")
+            raise EngineError("bad_option", option="friends", rule="friends_need_called")
         if self.teams is Formation.BID and self.declaration is not DeclarationStyle.NONE:
-            refuse("declaration", "with bidding nobody declares (declaration = none)")
+            raise EngineError("bad_option", option="declaration", rule="bid_declaration")
         wanted = {LevelTable.FIND_FRIENDS: Formation.CALLED, LevelTable.THREE_BID: Formation.BID}
         if self.level_table in wanted and self.teams is not wanted[self.level_table]:
-            refuse("level_table", f"the {self.level_table.value} table needs teams = "
-                   f"{wanted[self.level_table].value}")
+            raise EngineError("bad_option", option="level_table", rule="table_teams",
+                              table=self.level_table.value,
+                              teams=wanted[self.level_table].value)
         if self.teams is not Formation.FIXED and not self.individual_levels:
-            refuse("individual_levels", "sides that change every hand need levels by player")
+            raise EngineError("bad_option", option="individual_levels",
+                              rule="individual_levels")
         if self.teams is Formation.BID and (not 5 <= self.max_bid <= 100 * self.decks
                                             or self.max_bid % 5):
-            refuse("max_bid", "a multiple of 5 between 5 and the points in the deck")
+            raise EngineError("bad_option", option="max_bid", rule="max_bid_range",
+                              most=100 * self.decks)
         if not 1 <= self.decks <= 4:
-            refuse("decks", "between 1 and 4 decks")
+            raise EngineError("bad_option", option="decks", rule="decks_range")
         total = 54 * self.decks
         if self.kitty_size < 0 or (total - self.kitty_size) % self.players:
-            refuse("kitty_size", f"{total} cards minus the kitty must deal evenly to "
-                                 f"{self.players} players")
+            raise EngineError("bad_option", option="kitty_size", rule="kitty_uneven",
+                              cards=total, players=self.players)
         if self.hand_size < 1:
-            refuse("kitty_size", "the kitty leaves nobody any cards")
+            raise EngineError("bad_option", option="kitty_size", rule="kitty_too_big")
         if self.throw_penalty < 0:
-            refuse("throw_penalty", "a penalty is 0 (none) or a positive number of points")
+            raise EngineError("bad_option", option="throw_penalty", rule="penalty_negative")
         if len(set(self.level_ranks)) != len(self.level_ranks) or len(self.level_ranks) < 2:
-            refuse("level_ranks", "at least two distinct ranks")
+            raise EngineError("bad_option", option="level_ranks",
+                              rule="level_ranks_distinct")
         for rank in self.must_play_ranks:
             if rank not in self.level_ranks:
-                refuse("must_play", f"{rank.label} is not one of the levels")
+                raise EngineError("bad_option", option="must_play", rule="must_play_level",
+                                  rank=rank.label)
         if self.declaration is DeclarationStyle.JOKER_AND_PAIR and self.decks < 2:
-            refuse("declaration", "joker-and-pair declarations need two decks")
+            raise EngineError("bad_option", option="declaration", rule="joker_pair_decks")
         if self.play is PlayStyle.CHANGZHU and self.suits is not SuitSystem.STANDARD:
-            refuse("play", "changzhu patterns need the four standard suits")
+            raise EngineError("bad_option", option="play", rule="changzhu_suits")
         if self.suits is SuitSystem.RED_BLACK and self.decks != 1:
-            refuse("suits", "red-black is played with one deck")
+            raise EngineError("bad_option", option="suits", rule="red_black_decks")
         if self.level_table is LevelTable.CHANGZHU and self.decks != 2:
-            refuse("level_table", "the changzhu table is for two decks")
+            raise EngineError("bad_option", option="level_table", rule="changzhu_decks")
 
     # -- serialisation --------------------------------------------------------------
 
@@ -218,9 +221,8 @@ class Ruleset:
         converted: dict[str, Any] = {}
         for name, value in overrides.items():
             if name not in known:
-                raise EngineError(
-                    "bad_option", f"unknown option '{name}'; options are: "
-                    + ", ".join(sorted(known)), option=name)
+                raise EngineError("bad_option", option=name, rule="unknown",
+                                  choices=tuple(sorted(known)))
             converted[name] = _convert(name, value, getattr(self, name))
         if ("decks" in converted or "players" in converted) and "kitty_size" not in converted:
             converted["kitty_size"] = default_kitty_size(
@@ -284,11 +286,10 @@ def _convert(name: str, value: Any, current: Any) -> Any:
         if isinstance(current, str):
             return str(value)
     except (ValueError, TypeError):
-        choices = ""
         if isinstance(current, enum.Enum):
-            choices = "; choose from " + ", ".join(m.value for m in type(current))
-        raise EngineError("bad_option", f"option {name}: {value!r} is not a valid value"
-                          f"{choices}", option=name) from None
+            raise EngineError("bad_option", option=name, rule="bad_choice", value=str(value),
+                              choices=tuple(m.value for m in type(current))) from None
+        raise EngineError("bad_option", option=name, rule="bad_value", value=str(value)) from None
     return value
 
 

@@ -74,18 +74,15 @@ PRESETS.update({
     "six": {"players": 6, "decks": 3, "kitty_size": 6, "reinforce": False},
 })
 
-#: Presets RULES.md describes that this engine does not play yet.
-PLANNED: dict[str, str] = {}
+#: Presets RULES.md describes that this engine does not play yet (their names).
+PLANNED: frozenset[str] = frozenset()
 
 
 def ruleset(preset: str = "classic", **overrides: Any) -> Ruleset:
     """The ruleset of a preset, with options overridden by name."""
     name = preset.strip().lower().replace("_", "-")
     if name not in PRESETS:
-        if name in PLANNED:
-            raise EngineError("unknown_preset", f"the preset {PLANNED[name]} is not playable "
-                              "yet", preset=preset)
-        raise EngineError("unknown_preset", f"unknown preset '{preset}'; presets are: "
-                          + ", ".join(PRESETS), preset=preset)
+        raise EngineError("unknown_preset", preset=preset, planned=name in PLANNED,
+                          presets=tuple(PRESETS))
     base = Ruleset(preset=name, **PRESETS[name])
     return base.with_options(**overrides) if overrides else base

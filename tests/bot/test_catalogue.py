@@ -1,21 +1,49 @@
 """The catalogue (bot/text/locales/*.po): every text in every language, placeholders that
-exist, plural forms, which language a Discord locale gets, and engine results worded here."""
+exist, plural forms, which language a Discord locale gets, and engine refusals, events and
+results worded here from the engine's codes and data (the engine writes no prose)."""
 
 from __future__ import annotations
 
 import ast
 import string
+from dataclasses import replace
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from babel.messages.catalog import Message
 
 from bot.text import catalogue
-from bot.text.catalogue import LANGUAGES, SOURCE, engine_reason, has, language, read_catalogue, say
-from bot.text.events import result_lines, rules_text
-from engine.cards import Rank
+from bot.text.catalogue import LANGUAGES, SOURCE, has, language, read_catalogue, say
+from bot.text.events import engine_reason, reason_key, result_lines, rules_text
+from engine.bidding import CHANGZHU_TIERS
+from engine.cards import Rank, parse_card, parse_cards
+from engine.errors import EngineError
+from engine.game import (
+    ACTION_CODES,
+    Bidding,
+    Burying,
+    CallingFriends,
+    Dealing,
+    HandOver,
+    MatchOver,
+    NamingTrump,
+    Playing,
+    Swapping,
+    Transferring,
+    Where,
+)
 from engine.rules import ruleset
-from engine.scoring import ATTACKERS, DEFENDERS, HandResult, Row
+from engine.scoring import (
+    ATTACKERS,
+    DEFENDERS,
+    NOTES,
+    REASONS,
+    HandResult,
+    LevelChange,
+    Note,
+    Row,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = [lang for lang in LANGUAGES if lang != SOURCE]
@@ -93,25 +121,85 @@ def test_a_plural_text_may_count_with_another_parameter() -> None:
     assert say("en", "status_deal", left=25) == "Dealing… 25 cards to go."
 
 
-def _engine_codes() -> dict[str, set[str]]:
-    """Each literal EngineError code, with the parameters every raise of it gives."""
-    codes: dict[str, set[str]] = {}
-    for path in (ROOT / "engine").rglob("*.py"):
+# Sample values for an engine refusal's parameters, by name (what the engine gives).
+_SAMPLE: dict[str, object] = {
+    "turn": 2, "seat": 1, "seats": [0, 2], "cards": tuple(parse_cards("AS AS")),
+    "shown": tuple(parse_cards("BJ")), "choices": ("S", "H"), "presets": ("classic", "six"),
+    "suit": "trump", "phase": "play", "action": "bury", "declaration": "plain", "size": 3,
+    "pattern": "刮风", "text": "1S", "option": "players", "value": "7", "preset": "nine",
+}
+
+
+#: The cases a refusal takes from a variable, by parameter: every value it may have.
+_VARIABLE_CASES = {"where": get_args(Where)}
+
+
+def _engine_refusals() -> list[tuple[str, dict[str, object]]]:
+    """Every ``EngineError`` the engine raises: its code and keyword parameters, the
+    values of literal cases (``rule``, ``task``, ``where``) kept, others sampled."""
+    out = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "EngineError"
-                    and node.args and isinstance(node.args[0], ast.Constant)):
-                given = {k.arg for k in node.keywords if k.arg}
-                codes[node.args[0].value] = codes.get(node.args[0].value, given) & given
-    return codes
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "EngineError"):
+                continue
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            assert len(node.args) == 1 and isinstance(node.args[0], ast.Constant), \
+                f"{where}: an EngineError is one literal code and keyword parameters, no text"
+            params: dict[str, object] = {}
+            variable = None
+            for keyword in node.keywords:
+                assert keyword.arg, f"{where}: parameters are named"
+                literal = isinstance(keyword.value, ast.Constant)
+                if keyword.arg in ("rule", "task", "where") and not literal:
+                    assert keyword.arg in _VARIABLE_CASES, f"{where}: a case is a literal"
+                    variable = keyword.arg
+                params[keyword.arg] = (keyword.value.value if literal  # type: ignore[attr-defined]
+                                       else _SAMPLE.get(keyword.arg, 1))
+            code = node.args[0].value
+            if variable is None:
+                out.append((code, params))
+            else:
+                out += [(code, params | {variable: v}) for v in _VARIABLE_CASES[variable]]
+    return out
 
 
-@pytest.mark.parametrize(("code", "params"), sorted(_engine_codes().items()),
-                         ids=sorted(_engine_codes()))
-def test_every_engine_refusal_is_worded_in_the_catalogue(code: str, params: set[str]) -> None:
-    assert has(f"engine_{code}") or has(f"engine_{code}_plain")
-    for locale in ("zh-CN", "zh-TW"):
-        reason = engine_reason(locale, code, "ENGLISH FROM THE ENGINE", dict.fromkeys(params, 1))
-        assert reason != "ENGLISH FROM THE ENGINE"
+_REFUSALS = _engine_refusals()
+
+
+def test_the_engine_raises_refusals() -> None:
+    assert len(_REFUSALS) > 80  # the scan above finds them (a rename would hide them)
+
+
+@pytest.mark.parametrize(("code", "params"), _REFUSALS,
+                         ids=[f"{c}-{p.get('rule') or p.get('task') or p.get('where') or ''}"
+                              for c, p in _REFUSALS])
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN", "zh-TW"])
+def test_every_engine_refusal_is_worded_in_every_language(locale: str, code: str,
+                                                          params: dict[str, object]) -> None:
+    key = reason_key(code, params)
+    assert has(key), f"no text for {code} {params}"
+    case = next((params[c] for c in ("rule", "task", "where") if c in params), None)
+    if case is not None and has(f"engine_{code}_{case}"):
+        assert key == f"engine_{code}_{case}"
+    for form in _forms(_messages(language(locale))[(None, key)]):
+        assert _fields(form) <= set(params) | {"declaration"}, f"{key} names a missing parameter"
+    reason = engine_reason(locale, code, params)
+    assert "{" not in reason and reason != say(locale, "engine_refused", code=code)
+
+
+def test_a_refusal_of_a_cases_code_without_its_own_text_takes_the_codes() -> None:
+    assert reason_key("not_your_turn", {"turn": 1, "task": "play"}) == "engine_not_your_turn"
+    assert engine_reason("en", "not_your_turn", {"turn": 1, "task": "play"}) == \
+        "It is not your turn: seat 2 plays now."
+
+
+@pytest.mark.parametrize(("locale", "expected"), [
+    ("en-US", "That is not allowed here (no_such_code)."),
+    ("zh-CN", "这样不行（no_such_code）。"),
+])
+def test_an_unknown_code_is_named_never_worded_from_the_engine(locale: str,
+                                                             expected: str) -> None:
+    assert engine_reason(locale, "no_such_code", {"x": 1}) == expected
 
 
 @pytest.mark.parametrize(("locale", "expected"), [
@@ -121,8 +209,31 @@ def test_every_engine_refusal_is_worded_in_the_catalogue(code: str, params: set[
 ])
 def test_an_engine_refusal_is_worded_from_its_code_and_params(locale: str,
                                                               expected: str) -> None:
-    assert engine_reason(locale, "wrong_count", "the lead was 1 card(s)", {"count": 1}) \
-        == expected
+    assert engine_reason(locale, "wrong_count", {"count": 1}) == expected
+
+
+@pytest.mark.parametrize(("make", "locale", "expected"), [
+    (lambda: ruleset("classic", players=7), "en-US", "Option “players”: a table has 3 to 6 seats."),
+    (lambda: ruleset("classic", play="fast"), "en-US",
+     "The option “play” cannot be “fast”: choose from classic, changzhu."),
+    (lambda: ruleset("nine"), "zh-CN", "没有可用的玩法“nine”：可用的玩法有 "),
+    (lambda: parse_card("5X"), "zh-TW", "「5X」"),
+], ids=["combination", "choice", "preset", "card"])
+def test_a_real_refusal_is_worded_with_what_the_engine_gave(make: object, locale: str,
+                                                            expected: str) -> None:
+    with pytest.raises(EngineError) as info:
+        make()  # type: ignore[operator]
+    assert expected in engine_reason(locale, info.value.code, info.value.params)
+
+
+def test_every_phase_action_note_reason_and_declaration_is_worded() -> None:
+    phases = {cls.name for cls in (Dealing, Bidding, Burying, CallingFriends, NamingTrump,
+                                   Swapping, Playing, HandOver, Transferring, MatchOver)}
+    keys = ([f"phase_{p}" for p in phases] + [f"action_{a}" for a in ACTION_CODES.values()]
+            + [f"result_{n}" for n in NOTES] + [f"reason_{r}" for r in REASONS]
+            + [f"decl_{k}" for k in CHANGZHU_TIERS] + ["decl_hidden_level", "decl_hidden_jokers",
+                                                        "action_action"])
+    assert sorted(k for k in keys if not has(k)) == []
 
 
 def _result(side: str, levels: int) -> HandResult:
@@ -147,6 +258,19 @@ def test_the_hand_result_is_worded_from_its_data(locale: str, expected: list[str
 
 def test_levels_gained_take_a_plural() -> None:
     assert result_lines("en", _result(DEFENDERS, 2))[-1].startswith("Defenders go up 2 levels")
+
+
+@pytest.mark.parametrize(("locale", "expected"), [
+    ("en-US", ["Seat 2: 5→3 (J到6 / 双J到底, stopped at a must-play level).",
+               "J到6, 双J到底: the defenders fall to 6."]),
+    ("zh-TW", ["2 號：5→3（J到6／雙J到底、停在必打級）。", "J到6，雙J到底：坐莊方降到 6。"]),
+])
+def test_a_results_notes_and_level_changes_are_worded_from_their_codes(
+        locale: str, expected: list[str]) -> None:
+    result = replace(_result(DEFENDERS, 1), bid=80, notes=(Note("j_fall", Rank.SIX),),
+                     changes=(LevelChange(1, Rank.FIVE, Rank.THREE, ("j_fall", "must_play")),
+                              LevelChange(2, Rank.FIVE, Rank.FIVE, ("none",))))
+    assert result_lines(locale, result)[-2:] == expected
 
 
 @pytest.mark.parametrize("locale", ["zh-CN", "zh-TW"])
@@ -177,18 +301,28 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
 
 
 @pytest.mark.parametrize(("locale", "expected"), [
-    ("en-US", "That is not possible now: the hand is being played."),
-    ("zh-TW", "現在不能這樣做：正在出牌。"),
+    ("en-US", "You cannot bury the kitty now: the hand is being played."),
+    ("zh-TW", "現在不能扣底：正在出牌。"),
 ])
-def test_a_wrong_phase_names_the_phase(locale: str, expected: str) -> None:
-    assert engine_reason(locale, "wrong_phase", "bury is not possible now", {"phase": "play"}) \
-        == expected
+def test_a_wrong_phase_names_the_action_and_the_phase(locale: str, expected: str) -> None:
+    assert engine_reason(locale, "wrong_phase", {"phase": "play", "action": "bury"}) == expected
 
 
 @pytest.mark.parametrize(("locale", "expected"), [
-    ("en-US", "seat 3 buries the kitty"),  # the engine's sentence says whose turn it is
-    ("zh-CN", "还没轮到你。"),
-    ("zh-TW", "還沒輪到你。"),
+    ("en-US", "Seat 3 buries the kitty, not you."),
+    ("zh-CN", "由 3 号扣底，不是你。"),
 ])
-def test_a_refusal_without_its_params_says_what_it_can(locale: str, expected: str) -> None:
-    assert engine_reason(locale, "not_your_turn", "seat 3 buries the kitty", {}) == expected
+def test_not_your_turn_says_whose_turn_it_is_for_every_task(locale: str, expected: str) -> None:
+    assert engine_reason(locale, "not_your_turn", {"turn": 2, "task": "bury"}) == expected
+
+
+@pytest.mark.parametrize(("locale", "expected"), [
+    ("en-US", "A declaration stands (seat 2: 亮 (joker + pair): BJ and 2 cards face down): "
+              "only a strictly stronger one overrides it."),
+    ("zh-CN", "2 号的亮主（亮（王加一对）：BJ，另 2 张扣着）还在：只有更强的亮主才能反。"),
+])
+def test_too_weak_names_the_standing_declaration(locale: str, expected: str) -> None:
+    joker = parse_cards("BJ")
+    assert engine_reason(locale, "too_weak", {"seat": 1, "declaration": "plain", "size": 3,
+                                              "shown": tuple(joker)}) \
+        == expected.replace("BJ", joker[0].pretty)

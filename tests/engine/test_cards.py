@@ -27,16 +27,14 @@ def test_card_notation(text: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text, message",
-    [("1S", "'1S' is not a card: ranks are 2–10, J, Q, K, A"),
-     ("10X", "'10X' is not a card: suits are S, H, D, C"),
-     ("11H", "ranks are 2–10"), ("", "empty")],
+    "text, rule",
+    [("1S", "rank"), ("10X", "suit"), ("11H", "rank"), ("", "empty")],
 )
-def test_bad_card_says_what_is_wrong(text: str, message: str) -> None:
+def test_bad_card_says_what_is_wrong(text: str, rule: str) -> None:
     with pytest.raises(EngineError) as info:
         parse_card(text)
-    assert message in info.value.message
     assert info.value.code == "bad_card"
+    assert info.value.params == {"text": text, "rule": rule}
 
 
 def test_cards_separated_by_spaces_and_commas() -> None:

@@ -73,7 +73,7 @@ def test_an_action_in_the_wrong_phase_is_refused_with_the_phase(preset: str, pha
     before = game.fingerprint()
     with pytest.raises(EngineError) as info:
         game.apply(wrong)  # type: ignore[arg-type]
-    assert info.value.code == "wrong_phase" and game.phase.name in info.value.message
+    assert info.value.code == "wrong_phase" and info.value.params["phase"] == game.phase.name
     assert game.fingerprint() == before
 
 

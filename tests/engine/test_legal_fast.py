@@ -19,8 +19,6 @@ from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
 from engine.game import Game, HandOver, MatchOver, Playing
 from engine.legal import (
-    FOLLOW_BUDGET,
-    _changzhu_patterns,
     constructive_follow,
     legal_follows,
     legal_leads,
@@ -29,10 +27,9 @@ from engine.legal import (
 )
 from engine.order import TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
-from engine.plays import Lead
+from engine.plays import FOLLOW_BUDGET, Lead
 from engine.rules import PlayStyle, Ruleset, ruleset
 from engine.shapes import (
-    _candidates,
     decompose,
     decompose_greedy,
     distinct_strengths,
@@ -41,6 +38,7 @@ from engine.shapes import (
     holding_of,
     multisets,
     unbeatable_by,
+    unit_candidates,
     unit_cards,
 )
 from engine.simulate import random_action
@@ -98,12 +96,12 @@ def reference_leads(game: Game, seat: int) -> list[Cards]:
             add((card,))
         for width in range(2, max_width + 1):
             length = 1
-            while found := _candidates(holding, ctx, width, length):
+            while found := unit_candidates(holding, ctx, width, length):
                 for unit in found:
                     add(unit_cards(unit, cards, ctx))
                 length += 1
         if changzhu:
-            for pattern in _changzhu_patterns(cards, ctx, rules):
+            for pattern in rules.pattern_leads(cards, ctx):
                 add(pattern)
             continue
         others = holding_of([c for c in unseen.elements() if ctx.eff[c.index] == suit], ctx)
@@ -303,8 +301,8 @@ def constructed_follow(draw: st.DrawFn, names: Sequence[str]
         holding = holding_of(leader, ctx)
         options = [(c,) for c in leader] + [
             unit_cards(u, leader, ctx) for n in range(1, 6)
-            for u in _candidates(holding, ctx, 2, n)] + list(
-                _changzhu_patterns(leader, ctx, prules))
+            for u in unit_candidates(holding, ctx, 2, n)] + list(
+                prules.pattern_leads(leader, ctx))
         by_pattern: dict[str, list[Cards]] = {}
         for cards in options:
             by_pattern.setdefault(prules.lead(cards, ctx).pattern, []).append(cards)
