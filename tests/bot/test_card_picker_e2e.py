@@ -22,6 +22,7 @@ import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,16 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.legal import legal_declarations
 from engine.rules.presets import ruleset
-from tests.bot.harness import answered, running_bot, table_message, wait_until
+from tests.bot.harness import (
+    answered,
+    component,
+    pick,
+    pick_kind,
+    running_bot,
+    show_group,
+    table_message,
+    wait_until,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -274,82 +284,27 @@ def _labels_of(labels: Sequence[str], cards: Sequence[Card]) -> list[str]:
     return out
 
 
-def _pick_kind(message: Any) -> str | None:
-    for cid in message.custom_ids():
-        found = re.match(r"sj:pk:g:(\w+):", cid)
-        if found:
-            return found.group(1)
-    return None
-
-
 async def _until_picking(world: Any, user: Any, kind: str, timeout: float = 90) -> Any:
     """The user's panel, once it offers the picker for ``kind``."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         ix = await _panel(world, user)
-        if _pick_kind(ix.message) == kind:
+        if pick_kind(ix.message) == kind:
             return ix
         await asyncio.sleep(0.2)
     raise AssertionError(f"no {kind} picker: {world.fake.describe_recent()}")
 
 
-def _component(message: Any, prefix: str) -> dict[str, Any]:
-    for component in message.iter_components():
-        if component.get("custom_id", "").startswith(prefix):
-            return component  # type: ignore[no-any-return]
-    raise LookupError(f"no {prefix} on {message.custom_ids()}")
-
-
-async def _redrawn(world: Any, ix: Any, before: list[str]) -> None:
-    """The panel the interaction was on is redrawn (its controls changed), no error."""
-    await answered(ix)
-    await wait_until(lambda: world.fake.message(ix.message.id).custom_ids() != before or
-                     bool(ix.followups), timeout=30)
-    assert not ix.followups, ix.followups[0].content
-
-
 async def _groups(world: Any, user: Any, panel: Any) -> dict[str, list[str]]:
     """The picker's groups (suits, trumps, the kitty's trumps) and their cards' labels,
-    shown one after the other in the suit menu."""
+    shown one after the other with the suit menu."""
     out: dict[str, list[str]] = {}
-    message = world.fake.message(panel.message.id)
-    for option in _component(message, "sj:pk:g:")["options"]:
-        message = world.fake.message(panel.message.id)
-        group = _component(message, "sj:pk:g:")
-        if not option.get("default"):
-            ix = await world.fake.select(user, message, group["custom_id"], [option["value"]])
-            await _redrawn(world, ix, message.custom_ids())
-            message = world.fake.message(panel.message.id)
+    options = component(world.fake.message(panel.message.id), "sj:pk:g:")["options"]
+    for option in options:
+        message = await show_group(world, user, panel.message.id, option["value"])
         label = re.sub(r" \(\d+/\d+\)$", "", option["label"])
-        out[label] = [o["label"] for o in _component(message, "sj:pk:c:")["options"]]
+        out[label] = [o["label"] for o in component(message, "sj:pk:c:")["options"]]
     return out
-
-
-async def _pick(world: Any, user: Any, panel: Any, wanted: Sequence[str]) -> None:
-    """Pick the cards whose menu labels are ``wanted`` (hand cards "7:♠A", kitty cards
-    "♠A"), group by group."""
-    left = list(wanted)
-    message = world.fake.message(panel.message.id)
-    for option in _component(message, "sj:pk:g:")["options"]:
-        message = world.fake.message(panel.message.id)
-        group = _component(message, "sj:pk:g:")
-        current = next(o["value"] for o in group["options"] if o.get("default"))
-        if option["value"] != current:
-            ix = await world.fake.select(user, message, group["custom_id"], [option["value"]])
-            await _redrawn(world, ix, message.custom_ids())
-            message = world.fake.message(panel.message.id)
-        cards = _component(message, "sj:pk:c:")
-        values = []
-        for card in cards["options"]:
-            if card["label"] in left:
-                left.remove(card["label"])
-                values.append(card["value"])
-        if values:
-            ix = await world.fake.select(user, message, cards["custom_id"], values)
-            await _redrawn(world, ix, message.custom_ids())
-        if not left:
-            return
-    raise AssertionError(f"could not pick {left} on {world.fake.message(panel.message.id)}")
 
 
 def _position(label: str) -> int:
@@ -365,7 +320,7 @@ async def _confirm(world: Any, user: Any, panel: Any, kind: str, locale: str,
     line = say(locale, "picked_line", count=len(picked),
                cards=" ".join(sorted(picked, key=_position)))
     assert line in message.content, message.content
-    confirm = _component(message, f"sj:pk:ok:{kind}:")
+    confirm = component(message, f"sj:pk:ok:{kind}:")
     assert confirm["label"] == say(locale, f"btn_pick_{kind}")
     assert not confirm.get("disabled")
     click = await world.fake.click(user, message, confirm["custom_id"])
@@ -380,7 +335,7 @@ async def _confirm(world: Any, user: Any, panel: Any, kind: str, locale: str,
 
 def _stored(world: Any, kind: str) -> list[dict[str, Any]]:
     """The actions of type ``kind`` the bot stored, in order."""
-    with sqlite3.connect(f"file:{world.db}?mode=ro", uri=True) as db:
+    with closing(sqlite3.connect(f"file:{world.db}?mode=ro", uri=True)) as db:
         rows = db.execute("SELECT action FROM actions ORDER BY match_id, seq").fetchall()
     return [a for a in (json.loads(r[0]) for r in rows) if a.get("type") == kind]
 
@@ -422,7 +377,7 @@ async def test_the_kitty_is_buried_and_a_throw_led_with_the_picker(
         throw = _side_throw(_cards(labels), opponents, lambda c: c in sides)
         assert throw is not None, labels
         buried = _labels_of(labels, _kitty_without(hand, throw, 8))
-        await _pick(world, alice, panel, buried)
+        await pick(world, alice, panel.message.id, buried)
         stored = await _confirm(world, alice, panel, "bury", locale, buried)
         assert stored["seat"] == 0 and _same(stored["cards"], _cards(buried))
 
@@ -430,10 +385,10 @@ async def test_the_kitty_is_buried_and_a_throw_led_with_the_picker(
         panel = await _until_picking(world, alice, "play")
         labels = _labels(panel.message.content)
         assert Counter(_cards(labels)) == Counter(hand) - Counter(_cards(buried))
-        ranked = _component(fake.message(panel.message.id), "sj:pick:play:")["options"]
+        ranked = component(fake.message(panel.message.id), "sj:pick:play:")["options"]
         assert all(Counter(parse_cards(o["value"])) != Counter(throw) for o in ranked)
         wanted = _labels_of(labels, throw)
-        await _pick(world, alice, panel, wanted)
+        await pick(world, alice, panel.message.id, wanted)
         stored = await _confirm(world, alice, panel, "play", locale, wanted)
         assert stored["seat"] == 0 and _same(stored["cards"], throw)
         # the throw fails (an opponent holds a higher card): its lowest card is played
@@ -488,20 +443,20 @@ async def test_the_changzhu_declarer_swaps_with_the_kitty_using_the_picker(
         assert swap is not None, (declared, carol_labels, alice_labels)
         kitty = _swap_bury(_cards(carol_labels), swap[0], trump, level)
         buried = _labels_of(carol_labels, kitty)
-        await _pick(world, carol, panel, buried)
+        await pick(world, carol, panel.message.id, buried)
         stored = await _confirm(world, carol, panel, "bury", locale, buried)
         assert stored["seat"] == 2 and _same(stored["cards"], kitty)
 
         # Alice is offered the kitty's trump; she gives her side card of its rank for it
         panel = await _until_picking(world, alice, "swap")
         assert say(locale, "hint_swap") in panel.message.content
-        assert _component(fake.message(panel.message.id), "sj:noswap:")["label"] == \
+        assert component(fake.message(panel.message.id), "sj:noswap:")["label"] == \
             say(locale, "btn_no_swap")
         hand = _cards(_labels(panel.message.content))
         groups = await _groups(world, alice, panel)
         assert groups[say(locale, "group_trump_kitty")] == [swap[0].pretty]
         wanted = [*_labels_of(_labels(panel.message.content), [swap[1]]), swap[0].pretty]
-        await _pick(world, alice, panel, wanted)
+        await pick(world, alice, panel.message.id, wanted)
         stored = await _confirm(world, alice, panel, "swap", locale, wanted)
         assert stored["seat"] == 0
         assert _same(stored["give"], [swap[1]]) and _same(stored["take"], [swap[0]])
@@ -530,13 +485,13 @@ async def test_a_stick_is_paid_back_with_the_picker(tmp_path: Path, locale: str)
         assert not Counter(plain) - Counter(hand), (plain, labels)  # (she holds them now)
         # give back the joker she took and two cards from outside her own declaration
         given = _labels_of(labels, _payback(hand, stick, plain))
-        await _pick(world, alice, panel, given)
+        await pick(world, alice, panel.message.id, given)
         stored = await _confirm(world, alice, panel, "return", locale, given)
         assert stored["seat"] == 0 and _same(stored["cards"], _cards(given))
         await _table_says(world, say(locale, "ev_returned", count=3, name="1. Alice",
                                      victim=f"{victim + 1}. {NAMES[victim]}"))
         # the deal goes on; Alice's panel no longer asks for cards back
         after = await _panel(world, alice)
-        assert _pick_kind(after.message) != "return"
+        assert pick_kind(after.message) != "return"
         assert say(locale, "hint_return", count=3) not in after.message.content
     fake.assert_clean()
