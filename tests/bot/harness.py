@@ -178,3 +178,66 @@ def has_table(world: World) -> bool:
 
 def hand_over(world: World) -> bool:
     return any("Attackers' total" in (m.content or "") for m in world.fake.messages(world.channel))
+
+
+# -- the hand panel's card picker (a suit menu, a card menu, confirm) --------------------------
+
+def pick_kind(message) -> str | None:  # type: ignore[no-untyped-def]
+    """What the panel's picker picks cards for (bury, swap, return, play), if it has one."""
+    for cid in message.custom_ids():
+        found = re.match(r"sj:pk:g:(\w+):", cid)
+        if found:
+            return found.group(1)
+    return None
+
+
+def component(message, prefix: str):  # type: ignore[no-untyped-def]
+    """The message's first control whose custom id starts with ``prefix``."""
+    for item in message.iter_components():
+        if item.get("custom_id", "").startswith(prefix):
+            return item
+    raise LookupError(f"no {prefix} on {message.custom_ids()}")
+
+
+async def redrawn(world: World, ix: FakeInteraction, before: list[str]) -> None:
+    """The panel the interaction was on is redrawn (its controls changed), and nothing
+    was refused."""
+    await answered(ix)
+    await wait_until(lambda: world.fake.message(ix.message.id).custom_ids() != before or
+                     bool(ix.followups), timeout=30)
+    assert not ix.followups, ix.followups[0].content
+
+
+async def show_group(world: World, user: FakeUser, message_id: int, value: str):  # type: ignore[no-untyped-def]
+    """Show the picker's group ``value`` (a suit menu option) on the panel; the panel."""
+    message = world.fake.message(message_id)
+    group = component(message, "sj:pk:g:")
+    if value != next(o["value"] for o in group["options"] if o.get("default")):
+        ix = await world.fake.select(user, message, group["custom_id"], [value])
+        await redrawn(world, ix, message.custom_ids())
+    return world.fake.message(message_id)
+
+
+async def pick(world: World, user: FakeUser, message_id: int, wanted: list[str],
+               name=lambda label: label) -> None:  # type: ignore[no-untyped-def]
+    """Pick the cards that ``wanted`` names on the panel, visiting its groups in turn.
+    A card menu's labels are "7:♠A" (hand cards, by their number) or "♠A" (the kitty's);
+    ``name`` turns a label into what ``wanted`` holds (default: the label itself)."""
+    left = list(wanted)
+    for option in component(world.fake.message(message_id), "sj:pk:g:")["options"]:
+        message = world.fake.message(message_id)
+        message = await show_group(world, user, message_id, option["value"])
+        values = []
+        for card in component(message, "sj:pk:c:")["options"]:
+            if name(card["label"]) in left:
+                left.remove(name(card["label"]))
+                values.append(card["value"])
+        if values:
+            ix = await world.fake.select(user, message,
+                                         component(message, "sj:pk:c:")["custom_id"], values)
+            await redrawn(world, ix, message.custom_ids())
+        if not left:
+            return
+    message = world.fake.message(message_id)
+    raise AssertionError(f"could not pick {left}: {message.content} "
+                         f"{list(message.iter_components())}")

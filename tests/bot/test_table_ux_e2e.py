@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from bot.text.catalogue import say
-from tests.bot.harness import answered, running_bot, table_message, wait_until
+from tests.bot.harness import (
+    answered,
+    component,
+    pick,
+    pick_kind,
+    redrawn,
+    running_bot,
+    table_message,
+    wait_until,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -51,68 +60,15 @@ def _hand(text: str) -> list[str]:
     return re.findall(r"\d+:(\S+)", text.split("\n")[1])
 
 
-def _pick_kind(message) -> str | None:  # type: ignore[no-untyped-def]
-    for cid in message.custom_ids():
-        found = re.match(r"sj:pk:g:(\w+):", cid)
-        if found:
-            return found.group(1)
-    return None
-
-
 async def _until_alice_picks(world, alice):  # type: ignore[no-untyped-def]
     """Wait (the computers play) until Alice's panel offers the picker; that panel."""
     loop_end = time.monotonic() + 120
     while time.monotonic() < loop_end:
         ix = await _panel(world, alice)
-        if _pick_kind(ix.message) in ("bury", "play"):
+        if pick_kind(ix.message) in ("bury", "play"):
             return ix
         await asyncio.sleep(0.3)
     raise AssertionError(world.fake.describe_recent())
-
-
-def _component(message, prefix: str):  # type: ignore[no-untyped-def]
-    for component in message.iter_components():
-        if component.get("custom_id", "").startswith(prefix):
-            return component
-    raise LookupError(f"no {prefix} on {message.custom_ids()}")
-
-
-async def _changed(world, ix, before: str) -> None:  # type: ignore[no-untyped-def]
-    await answered(ix)
-    await wait_until(lambda: world.fake.message(ix.message.id).custom_ids() != before or
-                     ix.followups, timeout=20)
-    assert not ix.followups, ix.followups[0].content  # no error answer
-
-
-async def _pick(world, alice, panel_ix, wanted: list[str]) -> None:  # type: ignore[no-untyped-def]
-    """Pick the cards named ``wanted`` (as ``♠A``) group by group, on the panel."""
-    message_id = panel_ix.message.id
-    left = list(wanted)
-    groups = _component(world.fake.message(message_id), "sj:pk:g:")["options"]
-    for n in range(len(groups)):
-        message = world.fake.message(message_id)
-        group = _component(message, "sj:pk:g:")
-        before = message.custom_ids()
-        if str(n) != next(o["value"] for o in group["options"] if o.get("default")):
-            ix = await world.fake.select(alice, message, group["custom_id"], [str(n)])
-            await _changed(world, ix, before)
-            message = world.fake.message(message_id)
-            before = message.custom_ids()
-        cards = _component(message, "sj:pk:c:")
-        values = []
-        for option in cards["options"]:
-            name = option["label"].split(":", 1)[-1]
-            if name in left:
-                left.remove(name)
-                values.append(option["value"])
-        if values:
-            ix = await world.fake.select(alice, message, cards["custom_id"], values)
-            await _changed(world, ix, before)
-        if not left:
-            return
-    message = world.fake.message(message_id)
-    raise AssertionError(f"could not pick {left}: {message.content} "
-                         f"{list(message.iter_components())}")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -123,7 +79,7 @@ async def test_the_player_to_act_is_mentioned_with_a_countdown_and_picks_cards(
         alice = fake.add_user("Alice", locale=locale)
         await _open_and_start(world, alice)
         panel = await _until_alice_picks(world, alice)
-        kind = _pick_kind(panel.message)
+        kind = pick_kind(panel.message)
         text = panel.message.content
         assert say(locale, "picked_none") in text
 
@@ -146,12 +102,13 @@ async def test_the_player_to_act_is_mentioned_with_a_countdown_and_picks_cards(
             choices = await fake.autocomplete(alice, world.channel, "shengji", "play",
                                               focused="cards", value="")
             wanted = choices[0]["name"].split()
-        await _pick(world, alice, panel, wanted)
+        await pick(world, alice, panel.message.id, wanted,
+                   name=lambda label: label.split(":", 1)[-1])
         message = fake.message(panel.message.id)
         assert say(locale, "picked_line", count=len(wanted), cards=" ".join(
             f"{hand.index(c) + 1}:{c}" for c in sorted(wanted, key=hand.index))) \
             in message.content or kind == "play"  # (equal cards: either one's number)
-        confirm = _component(message, f"sj:pk:ok:{kind}:")
+        confirm = component(message, f"sj:pk:ok:{kind}:")
         assert confirm["label"] == say(locale, f"btn_pick_{kind}")
         click = await fake.click(alice, message, confirm["custom_id"])
         await answered(click)
@@ -271,20 +228,20 @@ async def test_a_picking_in_progress_goes_on_after_a_restart(tmp_path: Path) -> 
         await _open_and_start(world, alice)
         panel = await _until_alice_picks(world, alice)
         message = fake.message(panel.message.id)
-        cards = _component(message, "sj:pk:c:")
+        cards = component(message, "sj:pk:c:")
         first = cards["options"][0]
         ix = await fake.select(alice, message, cards["custom_id"], [first["value"]])
-        await _changed(world, ix, message.custom_ids())
+        await redrawn(world, ix, message.custom_ids())
         assert say("en-US", "picked_line", count=1, cards=first["label"]) in \
             fake.message(panel.message.id).content
 
         await world.restart()  # SIGKILL: only the custom ids know what was picked
         message = fake.message(panel.message.id)
-        cards = _component(message, "sj:pk:c:")
+        cards = component(message, "sj:pk:c:")
         second = cards["options"][1]
         ix = await fake.select(alice, message, cards["custom_id"],
                                [first["value"], second["value"]])
-        await _changed(world, ix, message.custom_ids())
+        await redrawn(world, ix, message.custom_ids())
         assert say("en-US", "picked_line", count=2,
                    cards=f"{first['label']} {second['label']}") in \
             fake.message(panel.message.id).content
