@@ -511,11 +511,19 @@ def _bury(state: MatchState, phase: Burying, action: Bury) -> Step:
     if state.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
         swapping = Swapping(phase.level, phase.dealer, hands, phase.ctx, declarer, taker,
                             kitty, phase.declaration)
-        swappable = [c for c in kitty if phase.ctx.is_trump(c) and c.suit is not None]
         events.append(event("swap_offered", audience=declarer, seat=declarer,
-                            cards=swappable))
+                            cards=takeable_from_kitty(state.rules, phase.ctx, kitty)))
         return _step(state, swapping, events)
     return _start_play(state, phase, hands, kitty, events)
+
+
+def takeable_from_kitty(rules: Ruleset, ctx: TrumpContext, kitty: Sequence[Card]
+                        ) -> tuple[Card, ...]:
+    """The kitty's cards a changzhu declarer may swap in: trump-suit cards of a rank that
+    is a side rank in the other suits (not a joker, a permanent trump or the level), for
+    which the declarer gives a same-rank side card (RULES, changzhu: Kitty)."""
+    return tuple(c for c in kitty if ctx.is_trump(c) and not c.is_joker
+                 and c.rank not in rules.permanent_trumps and c.rank != ctx.level)
 
 
 def _swap(state: MatchState, phase: Swapping, action: SwapKitty) -> Step:
@@ -529,8 +537,8 @@ def _swap(state: MatchState, phase: Swapping, action: SwapKitty) -> Step:
         raise EngineError("swap_ranks")
     if any(ctx.is_trump(c) for c in give):
         raise EngineError("swap_give_trump")
-    if any(not ctx.is_trump(c) or c.is_joker or c.rank in state.rules.permanent_trumps
-           or c.rank == ctx.level for c in take):
+    takeable = takeable_from_kitty(state.rules, ctx, take)
+    if len(takeable) != len(take):
         raise EngineError("swap_take")
     hand = remove_cards(phase.hands[declarer], give)
     kitty = remove_cards(phase.kitty, take, "kitty")

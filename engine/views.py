@@ -24,6 +24,7 @@ from engine.game import (
     NamingTrump,
     Swapping,
     Transferring,
+    takeable_from_kitty,
 )
 from engine.order import TrumpContext
 from engine.rules import Ruleset
@@ -154,8 +155,8 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
             turn = phase.declarer
             if seat == phase.taker:
                 kitty = phase.kitty
-            elif seat == phase.declarer:  # the kitty's trumps it may take
-                kitty = tuple(c for c in phase.kitty if phase.ctx.is_trump(c))
+            elif seat == phase.declarer:  # the kitty's cards it may take, no more
+                kitty = takeable_from_kitty(state.rules, phase.ctx, phase.kitty)
         else:
             turn = phase.turn
             kitty = phase.kitty if seat == phase.taker else ()

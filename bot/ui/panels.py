@@ -65,6 +65,7 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
     ui = discord.ui.View(timeout=None)
     kind = pick_kind(game, seat)
     unplayable: Sequence[Card] = ()
+    selected: list[Card] = []  # picked cards of the hand stand raised on its picture
     if isinstance(phase, Dealing):
         if phase.pending_return and phase.pending_return[0] == seat:
             lines.append(say(locale, "hint_return", count=phase.pending_return[2]))
@@ -92,9 +93,11 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
         if kind != "play":
             lines.append(say(locale, "hint_pick"))
         lines.append(picked_line(locale, picking, names))
+        selected = [card for i, card in picking.picked(pool) if i < len(view.hand)]
         add_picker(ui, locale, channel_id, picking, pick_groups(locale, view, kind), names)
     lines += services.notes.take_private(channel_id, user_id)
-    picture = await hand_picture(view, unplayable=unplayable, locale=locale)
+    picture = await hand_picture(view, unplayable=unplayable, selected=selected,
+                                 locale=locale)
     file = discord.File(io.BytesIO(picture.png), filename="hand.png",
                         description=picture.alt_text[:1024])
     return "\n".join(lines)[:1990], file, ui
@@ -234,7 +237,15 @@ def pick_pool(view: SeatView, kind: str) -> list[Card]:
     """The cards to pick from: the hand as numbered on its picture (for a swap, then the
     kitty's trumps the declarer may take)."""
     pool = hand_order(view)
-    return pool + list(view.kitty) if kind == "swap" else pool
+    return pool + swap_offer(view) if kind == "swap" else pool
+
+
+def swap_offer(view: SeatView) -> list[Card]:
+    """The kitty's cards the declarer can swap in now: those it may take (the view holds
+    no others) of a rank it holds as a side card to give for them."""
+    ctx = view.ctx
+    side_ranks = {c.rank for c in view.hand if ctx is not None and not ctx.is_trump(c)}
+    return [c for c in view.kitty if c.rank in side_ranks]
 
 
 def pick_groups(locale: str, view: SeatView, kind: str) -> list[tuple[str, list[int]]]:
@@ -254,10 +265,11 @@ def pick_groups(locale: str, view: SeatView, kind: str) -> list[tuple[str, list[
             order.append(label)
             members[label] = []
         members[label].append(i)
-    if kind == "swap" and view.kitty:
+    offer = swap_offer(view) if kind == "swap" else []
+    if offer:
         label = say(locale, "group_trump_kitty")
         order.append(label)
-        members[label] = list(range(len(hand), len(hand) + len(view.kitty)))
+        members[label] = list(range(len(hand), len(hand) + len(offer)))
     groups = []
     for label in order:
         part = members[label]

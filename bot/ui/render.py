@@ -300,10 +300,12 @@ def hand_text(locale: str, view: SeatView) -> str:
 
 
 async def hand_picture(view: SeatView, *, unplayable: Sequence[Card] = (),
-                       new: Sequence[Card] = (), locale: str | None = None) -> Rendered:
-    """The seat's hand; its words in ``locale``'s language (English by default)."""
+                       new: Sequence[Card] = (), selected: Sequence[Card] = (),
+                       locale: str | None = None) -> Rendered:
+    """The seat's hand (``selected``: cards picked, raised); its words in ``locale``'s
+    language (English by default)."""
     return await _draw(True, _hand_only, list(view.hand), view.ctx,
-                       unplayable=list(unplayable), new=list(new),
+                       unplayable=list(unplayable), new=list(new), selected=list(selected),
                        labels=picture_labels(locale, {"hand": len(view.hand)}))
 
 

@@ -378,6 +378,12 @@ async def test_the_kitty_is_buried_and_a_throw_led_with_the_picker(
         assert throw is not None, labels
         buried = _labels_of(labels, _kitty_without(hand, throw, 8))
         await pick(world, alice, panel.message.id, buried)
+        # the picked cards stand raised on her hand's picture, as its alt text says
+        alt = fake.message(panel.message.id).attachments[0].description or ""
+        marked = re.search(re.escape(say(locale, "picture_selected")) + r": ([^.]*)\.", alt)
+        assert marked, alt
+        assert sorted(marked.group(1).split(", ")) == \
+            sorted(label.replace(":", " ") for label in buried)
         stored = await _confirm(world, alice, panel, "bury", locale, buried)
         assert stored["seat"] == 0 and _same(stored["cards"], _cards(buried))
 
