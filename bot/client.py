@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
 import logging
 import re
+import signal
+import sys
+import threading
 from dataclasses import replace
 from typing import Any
 
@@ -41,6 +46,7 @@ class ShengjiBot(commands.AutoShardedBot):
     deciders: EngineDeciders
     publisher: DiscordPublisher
     services: Services
+    panels: PanelRegistry
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intent is needed
@@ -64,6 +70,7 @@ class ShengjiBot(commands.AutoShardedBot):
         await self.store.claim_shards(self.settings.shard_count or 1,
                                       self.settings.shards or (0,))
         panels = PanelRegistry()
+        self.panels = panels
         publisher = DiscordPublisher(Postbox(self), message_posted=self._message_posted,
                                      redrawn=panels.redraw,
                                      edit_interval=self.settings.edit_interval)
@@ -79,6 +86,8 @@ class ShengjiBot(commands.AutoShardedBot):
             server_settings=server_settings, stats=StatsQueries(self.store),
             exports=MatchExporter(self.store),
             default_table_settings=self.default_table_settings)
+        # `kill -USR1 <pid>` logs the memory figures (bench/memory.py reads them)
+        self.loop.add_signal_handler(signal.SIGUSR1, self.log_memory)
         await self.tree.set_translator(ShengjiTranslator())
         for name in EXTENSIONS:
             try:
@@ -122,6 +131,17 @@ class ShengjiBot(commands.AutoShardedBot):
             self.deciders.close()
         await super().close()
 
+    def log_memory(self) -> None:
+        """One log line: what the process holds, and what keeps it (see README, Memory)."""
+        views = self._connection._view_store
+        in_use, cached = _malloc_figures()
+        log.info("memory: rss_kib=%d python_blocks=%d malloc_used_kib=%d "
+                 "malloc_free_kib=%d threads=%d panels=%d views=%d message_views=%d "
+                 "view_timeouts=%d messages=%d", _rss_kib(), sys.getallocatedblocks(),
+                 in_use // 1024, cached // 1024, threading.active_count(), len(self.panels),
+                 len(views._views), len(views._synced_message_views), _view_timeouts(),
+                 len(self._connection._messages or ()))
+
     async def on_ready(self) -> None:
         log.info("connected as %s", self.user)
 
@@ -139,3 +159,38 @@ class ShengjiBot(commands.AutoShardedBot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if is_orphan(interaction, self._controls):
             await answer_orphan(interaction, say(locale_of(interaction), "stale_control"))
+
+
+def _view_timeouts() -> int:
+    """Views discord.py keeps alive until their timeout (each waits in its own task)."""
+    return sum(1 for task in asyncio.all_tasks()
+               if getattr(task.get_coro(), "__qualname__", "").endswith("__timeout_task_impl"))
+
+
+def _rss_kib() -> int:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:  # not Linux
+        pass
+    return -1
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _malloc_figures() -> tuple[int, int]:
+    """glibc malloc: bytes in use, and bytes freed but kept in its arenas (-1, -1 when
+    the C library is not glibc 2.33+)."""
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return -1, -1
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return info.uordblks + info.hblkhd, info.fordblks

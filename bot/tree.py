@@ -30,6 +30,12 @@ def locale_of(interaction: discord.Interaction) -> str:
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 ephemeral: bool = True, **kwargs: Any) -> None:
     """Answer through the interaction, whatever its state."""
+    view = kwargs.get("view")
+    if view is not None and ephemeral and _only_dynamic(view):
+        # discord.py gives an ephemeral view without timeout one of 15 minutes and keeps
+        # the view alive until then (one per hand panel opened); ours are dynamic items,
+        # answered by custom_id (bot/guard.py), so a stopped view is sent and not kept
+        view.stop()
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
@@ -42,6 +48,11 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             await interaction.followup.send(content or "", ephemeral=ephemeral, **kwargs)
         else:
             raise
+
+
+def _only_dynamic(view: discord.ui.View) -> bool:
+    return not any(item.is_dispatchable() and not isinstance(item, discord.ui.DynamicItem)
+                   for item in view.walk_children())
 
 
 async def defer_privately(interaction: discord.Interaction) -> None:

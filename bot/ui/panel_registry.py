@@ -24,6 +24,9 @@ class PanelRegistry:
     def __init__(self) -> None:
         self._panels: dict[tuple[int, int], Redraw] = {}
 
+    def __len__(self) -> int:
+        return len(self._panels)
+
     def keep(self, channel_id: int, user_id: int, redraw: Redraw) -> None:
         """``user_id``'s panel at the table in ``channel_id`` (replacing an older one)."""
         self._panels[(channel_id, user_id)] = redraw
