@@ -1,7 +1,7 @@
 """Write sample pictures (and their alt texts) to look at: hands, tables, a result.
 
 Run: .venv/bin/python docs/gallery.py [FOLDER]   (default: gallery/, which git ignores)
-     .venv/bin/python docs/gallery.py --sample    (rewrites docs/table-sample.png)
+     .venv/bin/python docs/gallery.py --sample    (rewrites the README's docs/*-sample.png)
 
 Every sample is dealt from a seeded shuffle, so the same command writes the same files.
 Each table also gets a ``-phone.png``: the picture shrunk to 380 pixels wide, as Discord
@@ -36,7 +36,7 @@ from images import (
 
 CHANGZHU_PERMANENT = frozenset({Rank.TWO, Rank.THREE, Rank.FIVE})
 PHONE_WIDTH = 380
-SAMPLE = "table-4-mid-hand"
+SAMPLES = {"table-4-mid-hand": "table-sample.png", "hand-25-picking": "hand-sample.png"}
 
 
 def dealt(decks: int, count: int, seed: int) -> list[Card]:
@@ -58,6 +58,8 @@ def samples() -> dict[str, Rendered]:
         unplayable=[card for card in hand25 if not classic.is_trump(card)],
         new=hand25[-2:],
     )
+    # cards picked in the hand panel (here three spades) stand raised
+    out["hand-25-picking"], _ = render_hand(hand25, classic, selected=order[9:12])
     out["hand-25-undeclared"], _ = render_hand(hand25, None, new=hand25[-1:])
     changzhu = TrumpContext(Rank.SEVEN, Suit.SPADES, permanent=CHANGZHU_PERMANENT)
     out["hand-26-changzhu"], _ = render_hand(dealt(2, 26, 2), changzhu)
@@ -73,7 +75,7 @@ def samples() -> dict[str, Rendered]:
         SeatInfo("3. 🐉 Dragon", 22, is_turn=True, team=0),
         SeatInfo("4. Zoë 👨\u200d👩\u200d👧", 22, team=1, away=True),
     ]
-    out[SAMPLE] = render_table(
+    out["table-4-mid-hand"] = render_table(
         TableScene(
             seats=four,
             level=Rank.FIVE,
@@ -179,13 +181,15 @@ def phone_view(rendered: Rendered) -> Image.Image:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default="gallery", type=Path)
-    parser.add_argument("--sample", action="store_true", help="rewrite docs/table-sample.png")
+    parser.add_argument("--sample", action="store_true",
+                        help="rewrite the README's sample pictures in docs/")
     args = parser.parse_args(argv)
     pictures = samples()
     if args.sample:
-        target = Path(__file__).with_name("table-sample.png")
-        target.write_bytes(pictures[SAMPLE].png)
-        sys.stdout.write(f"{target}\n")
+        for name, file in SAMPLES.items():
+            target = Path(__file__).with_name(file)
+            target.write_bytes(pictures[name].png)
+            sys.stdout.write(f"{target}\n")
         return
     folder = args.folder
     folder.mkdir(parents=True, exist_ok=True)
