@@ -10,6 +10,11 @@ Trick resolution, throw validation and scoring are the engine's own functions
 (``PlayRules.trick_winner``, ``engine.referee.failed_throw`` and ``kitty_ruling``,
 ``level_table`` …); this module only
 keeps the bookkeeping cheap enough for thousands of play-outs per decision.
+
+The sides are the ones every seat knows (``defenders``, ``settled``): with called friends
+a call still open leaves the other seats unknown, and the engine's own ``reveal`` adds a
+friend when the called copy is played in the play-out, taking back the points the friend
+had won for the attackers, as the engine does.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from engine.order import TRUMP, TrumpContext
 from engine.plays import Lead, PlayKey, PlayRules
 from engine.referee import failed_throw, kitty_ruling
 from engine.rules import Ruleset
-from engine.scoring import level_table
+from engine.scoring import ATTACKERS, find_friends_steps, level_table, three_bid_steps
+from engine.teams import Formation, FriendCall, Sides, reveal
 
 Cards = tuple[Card, ...]
 
@@ -51,10 +57,19 @@ class PlayState:
     total: int | None = None  # attackers' points with the kitty
     # the defenders as the seat reasoning knows them (default: the sides at the start)
     defenders: frozenset[int] = frozenset()
+    settled: bool | None = None  # False while a called friend is unknown (default: as at
+    #                              the start)
+    calls: tuple[FriendCall, ...] = ()  # find-friends: the calls, as far as answered
+    won: list[int] = field(default_factory=list)  # trick points won, by seat
+    bid: int | None = None  # three-bid: the attackers' threshold
 
     def __post_init__(self) -> None:
-        if not self.defenders:
-            self.defenders = self.rules.seating.sides(self.dealer).defenders
+        if not self.defenders or self.settled is None:
+            start = self.rules.seating.sides(self.dealer)
+            self.defenders = self.defenders or start.defenders
+            self.settled = start.settled if self.settled is None else self.settled
+        if not self.won:
+            self.won = [0] * len(self.hands)
 
     @property
     def players(self) -> int:
@@ -68,7 +83,13 @@ class PlayState:
         return seat in self.defenders
 
     def same_side(self, a: int, b: int) -> bool:
-        return (a in self.defenders) == (b in self.defenders)
+        """Known to play together (a seat not yet known to defend, while a friend is
+        still to be found, counts as an opponent of everyone but itself)."""
+        if a == b:
+            return True
+        if a in self.defenders:
+            return b in self.defenders
+        return self.settled is True and b not in self.defenders
 
     @property
     def done(self) -> bool:
@@ -80,7 +101,8 @@ class PlayState:
                          self.attacker_points, list(self.plays), self.lead, self.best,
                          self.best_key, {k: dict(v) for k, v in self.remaining.items()},
                          [set(v) for v in self.voids],
-                         self.last_winner, self.last_play, self.total, self.defenders)
+                         self.last_winner, self.last_play, self.total, self.defenders,
+                         self.settled, self.calls, list(self.won), self.bid)
 
     def trick_points(self) -> int:
         return sum(c.points for _, cards in self.plays for c in cards)
@@ -143,12 +165,23 @@ class PlayState:
             hand.remove(card)
             _take_one(remaining[eff[card.index]], ident[card.index])
         self.plays.append((seat, cards))
+        if self.calls and not self.settled:
+            self._reveal(seat, cards)
         if len(self.plays) == self.players:
             self._finish_trick()
+
+    def _reveal(self, seat: int, cards: Cards) -> None:
+        """The engine's ``reveal``: a called copy played makes a friend."""
+        sides = Sides(self.players, self.dealer, self.defenders, bool(self.settled))
+        sides, self.calls, answered = reveal(sides, self.calls, seat, cards)
+        if any(new for _, new in answered):
+            self.attacker_points -= self.won[seat]
+        self.defenders, self.settled = sides.defenders, sides.settled
 
     def _finish_trick(self) -> None:
         winner, winning = self.plays[self.best]
         pts = self.trick_points()
+        self.won[winner] += pts
         if not self.is_defender(winner):
             self.attacker_points += pts
         self.last_winner, self.last_play = winner, winning
@@ -199,16 +232,25 @@ def distinct(plays: Iterable[Cards], limit: int) -> list[Cards]:
     return out
 
 
-def take_over_threshold(rules: Ruleset) -> int:
-    """The fewest attacker points with which the attackers win the hand (take the deal)."""
+def take_over_threshold(rules: Ruleset, bid: int | None = None) -> int:
+    """The fewest attacker points with which the attackers win the hand (take the deal;
+    three-bid: reach the ``bid``)."""
+    if rules.teams is not Formation.FIXED:
+        return next(p for p in range(0, 1000, 5) if attackers_win(rules, p, bid))
     for row in level_table(rules).rows:
         if row.take_over:
             return max(row.low, 0)
     raise AssertionError("a level table always has a take-over row")
 
 
-def attackers_win(rules: Ruleset, total: int) -> bool:
-    """Did the attackers win the hand (the deal passes to them)? See ``engine.ai`` docs."""
+def attackers_win(rules: Ruleset, total: int, bid: int | None = None) -> bool:
+    """Did the attackers win the hand (the deal passes to them)? See ``engine.ai`` docs.
+    With sides that form in the hand, the engine's own find-friends and three-bid rows
+    (``bid``: three-bid's threshold, default the highest bid)."""
+    if rules.teams is Formation.BID:
+        return three_bid_steps(total, rules.max_bid if bid is None else bid)[0] == ATTACKERS
+    if rules.teams is Formation.CALLED:
+        return find_friends_steps(total, 1)[0] == ATTACKERS
     return level_table(rules).lookup(total).take_over
 
 
