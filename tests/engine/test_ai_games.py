@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -53,6 +54,17 @@ def _decision(game: Game, seat: int, level: str, seed: int) -> Action | None:
     return ai.choose(view, level, seed)
 
 
+def _deal_step(game: Game, levels: Sequence[str], seed: int) -> Action:
+    """During the deal: the first computer seat's declaration, else the clock's step."""
+    phase = game.phase
+    assert isinstance(phase, Dealing)
+    for seat in range(game.players):
+        action = ai.choose(seat_view(game, seat), levels[seat], seed)
+        if action is not None:
+            return action
+    return Deal(game.players) if phase.stock else EndDeal()
+
+
 def _play_hand(game: Game, levels: list[str], seed: int) -> Counter[str]:
     """One hand (three-bid: up to the first hand bid) with computer seats only: the seat
     to act always has a decision, nobody else has one, and the engine accepts each one
@@ -64,12 +76,7 @@ def _play_hand(game: Game, levels: list[str], seed: int) -> Counter[str]:
         phase = game.phase
         action: Action | None = None
         if isinstance(phase, Dealing):
-            for seat in range(game.players):
-                action = ai.choose(seat_view(game, seat), levels[seat], seed + step)
-                if action is not None:
-                    break
-            if action is None:
-                action = Deal(game.players) if phase.stock else EndDeal()
+            action = _deal_step(game, levels, seed + step)
         else:
             actor = public_view(game).turn
             assert actor is not None
@@ -223,12 +230,9 @@ def _to_play(rules_name: str, options: dict[str, int], seed: int) -> Game:
 
 
 def _step_easy(game: Game, seed: int) -> None:
-    phase = game.phase
-    action: Action | None = None
-    if isinstance(phase, Dealing):
-        action = next((a for s in range(game.players)
-                       if (a := ai.choose(seat_view(game, s), "easy", seed)) is not None), None)
-        action = action or (Deal(game.players) if phase.stock else EndDeal())
+    action: Action | None
+    if isinstance(game.phase, Dealing):
+        action = _deal_step(game, ["easy"] * game.players, seed)
     else:
         actor = public_view(game).turn
         assert actor is not None
