@@ -1,26 +1,34 @@
 """Computer player strength and speed, by duplicate deals.
 
-Run: .venv/bin/python bench/ai_eval.py [--pairs N] [--preset NAME] [--workers W]
-                                        [--match hard:easy] [--match easy:random] ...
+Run: .venv/bin/python bench/ai_eval.py [--pairs N] [--preset NAME[:option=value,...]]
+                                        [--workers W] [--match hard:easy] ...
      .venv/bin/python bench/ai_eval.py --latency TABLES [--workers W]
+e.g. --preset find-friends:players=5,decks=2, --preset three-bid (the preset options
+as ``bench/engine.py`` reads them).
 
-``--latency``: TABLES tables of four ``hard`` players play a hand each at once on one
+``--latency``: TABLES tables of ``hard`` players play a hand each at once on one
 asyncio event loop, every decision sent to an ``AiPool`` of W worker processes, while a
 trivial coroutine ticks every 50 ms; prints how late the ticks were.
 
 Duplicate: every deal (seed) is played twice with the same cards in the same seats and
-the same dealer, once with player A in seats 0 and 2 and B in seats 1 and 3, once
-swapped. Each seat decides from its own ``SeatView`` only (``engine.ai.choose``);
-``random`` is the engine's random legal player (``engine.simulate``). Dealing, the end
-of the deal and the next hand are the table's clock: cards are dealt a round at a time,
-and after each round every seat in turn may declare.
+the same dealer, once with player A in the even seats (0, 2, …) and B in the odd ones,
+once swapped, so every seat is played by A once and by B once. Each seat decides from
+its own ``SeatView`` only (``engine.ai.choose``); ``random`` is the engine's random legal
+player (``engine.simulate``). Dealing, the end of the deal and the next hand are the
+table's clock: cards are dealt a round at a time, and after each round every seat in
+turn may declare.
 
-A hand is WON by the defenders when the attackers do not take the deal (the level
-table's row for the attackers' points, kitty included, does not pass the deal to them:
-classic two decks, under 80 points), and by the attackers otherwise. A team's point
-margin is (attackers' points - take-over threshold) when it attacks, the opposite when
-it defends. Levels per hand: levels the team gained minus levels the other team gained.
-Decision times are wall-clock ms of ``choose`` for card play, burying and swapping.
+A hand is WON by the defenders when the attackers do not win it, by the attackers
+otherwise; the attackers win when their points, kitty included, take the deal (classic
+two decks: 80), reach 120 (find-friends) or reach the bid (three-bid)
+(``engine.ai.table.attackers_win``). The sides are the hand's final ones (find-friends:
+with the friends found). A seat-hand is one seat in one hand: player A's win rate is the
+share of A's seat-hands whose side won (with fixed teams the same as the share of
+hands A's team won). A seat's point margin is (attackers' points - threshold) when it
+attacks, the opposite when it defends; its levels are the levels its own level moved
+(by team or by player), both averaged over A's seat-hands minus the same over B's.
+Decision times are wall-clock ms of ``choose`` for every decision after the deal
+(burying, the changzhu swap, bidding, naming the trump, calling, card play, transfer).
 """
 
 from __future__ import annotations
@@ -37,38 +45,42 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.engine import rules_of
 from engine.actions import Deal, Declare, EndDeal, ReturnCards, SwapKitty
 from engine.ai import AiPool, choose
 from engine.ai import player as ai_player
-from engine.ai.table import take_over_threshold
+from engine.ai.table import attackers_win, take_over_threshold
 from engine.errors import EngineError
-from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
+from engine.game import Dealing, Game, HandOver, MatchOver, Swapping
 from engine.legal import legal_declarations
-from engine.rules import ruleset
-from engine.scoring import NOBODY
 from engine.simulate import random_action, random_return
-from engine.views import seat_view
+from engine.views import public_view, seat_view
 
 DEFINITION = (
-    "A hand is won by the defenders if the attackers do not take the deal (their points, "
-    "kitty included, fall in a level-table row that keeps the deal with the defenders), "
-    "and by the attackers otherwise. Player A's hand win rate is the share of all hands "
-    "(both tables of every duplicate pair) that A's team won.")
+    "A hand is won by the defenders if the attackers do not win it (their points, kitty "
+    "included, stay under the deal's threshold: the level table's take-over row, 120 in "
+    "find-friends, the bid in three-bid), and by the attackers otherwise, with the hand's "
+    "final sides. Player A's win rate is the share of A's seat-hands (a seat in one hand, "
+    "both tables of every duplicate pair) whose side won.")
 
 
 @dataclass
 class HandRecord:
-    a_won: bool
-    a_margin: int
-    a_levels: int
+    """One hand of one table, by seat: won, point margin and levels moved."""
+
+    won: list[bool]
+    margin: list[int]
+    levels: list[int]
 
 
 @dataclass
 class PairResult:
-    hands: list[HandRecord] = field(default_factory=list)
+    # (A's mean, B's mean) over their seat-hands of each hand: won share, margin, levels
+    hands: list[tuple[float, float, float, float, float, float]] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
     illegal: int = 0
     refused: int = 0
+    undecided: int = 0  # a computer seat to act that had no decision (random instead)
 
 
 def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
@@ -95,8 +107,8 @@ def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
 
 
 def play_table(preset: str, seed: int, kinds: list[str], result: PairResult) -> HandRecord:
-    """One hand of one table; ``kinds[s]`` plays seat s. A's seats are those of kinds[0]."""
-    rules = ruleset(preset)
+    """One hand of one table; ``kinds[s]`` plays seat s."""
+    rules = rules_of(preset)
     game = Game(rules, seed, dealer=seed % rules.players)
     rng = random.Random(seed * 7919 + 1)
     step = 0
@@ -112,14 +124,15 @@ def play_table(preset: str, seed: int, kinds: list[str], result: PairResult) -> 
             if action is None:
                 action = Deal(rules.players) if phase.stock else EndDeal()
         else:
-            if isinstance(phase, Burying):
-                seat = phase.taker
-            elif isinstance(phase, Swapping):
+            seat = public_view(game).turn  # type: ignore[assignment]
+            if isinstance(phase, Swapping):
                 seat = phase.declarer  # type: ignore[assignment]
-            else:
-                assert isinstance(phase, Playing)
-                seat = phase.turn
             action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result.times)
+            if action is None:
+                result.undecided += 1
+                print(f"UNDECIDED seed {seed} {kinds}: seat {seat} in {phase.name}",
+                      file=sys.stderr)
+                action = random_action(game, rng)
         try:
             game.apply(action)  # type: ignore[arg-type]
         except EngineError as exc:
@@ -127,30 +140,36 @@ def play_table(preset: str, seed: int, kinds: list[str], result: PairResult) -> 
             print(f"ILLEGAL seed {seed} {kinds}: {action} ({exc})", file=sys.stderr)
             game.apply(random_action(game, rng))  # type: ignore[arg-type]
     hand = game.phase.result
-    defenders = hand.dealer % 2
-    a_team = 0  # kinds[0] sits at seats 0 and 2
-    a_defends = defenders == a_team
-    attackers_win = hand.row.take_over
-    a_won = attackers_win != a_defends
-    threshold = take_over_threshold(rules)
+    attackers_won = attackers_win(rules, hand.attacker_points, hand.bid)
+    threshold = take_over_threshold(rules, hand.bid)
     margin = hand.attacker_points - threshold
-    a_margin = -margin if a_defends else margin
-    if hand.side == NOBODY:
-        a_levels = 0
-    else:
-        a_levels = hand.levels if (hand.side == "defenders") == a_defends else -hand.levels
-    return HandRecord(a_won, a_margin, a_levels)
+    ranks = rules.level_ranks
+    won, margins, levels = [], [], []
+    for change in hand.changes:
+        defends = change.seat in hand.defenders
+        won.append(attackers_won != defends)
+        margins.append(-margin if defends else margin)
+        levels.append(ranks.index(change.new) - ranks.index(change.old))
+    return HandRecord(won, margins, levels)
+
+
+def _means(record: HandRecord, kinds: list[str], kind: str) -> tuple[float, float, float]:
+    seats = [s for s, k in enumerate(kinds) if k == kind]
+    return (statistics.mean(record.won[s] for s in seats),
+            statistics.mean(record.margin[s] for s in seats),
+            statistics.mean(record.levels[s] for s in seats))
 
 
 def play_pair(args: tuple[str, int, str, str]) -> PairResult:
     preset, seed, a, b = args
     result = PairResult()
     before = ai_player.refused_plays
-    for kinds in ([a, b, a, b], [b, a, b, a]):
+    players = rules_of(preset).players
+    even = [a if s % 2 == 0 else b for s in range(players)]  # A in the even seats
+    odd = [b if s % 2 == 0 else a for s in range(players)]
+    for kinds in (even, odd):
         record = play_table(preset, seed, kinds, result)
-        if kinds[0] == b:  # A sat in seats 1 and 3: flip the record to A's side
-            record = HandRecord(not record.a_won, -record.a_margin, -record.a_levels)
-        result.hands.append(record)
+        result.hands.append((*_means(record, kinds, a), *_means(record, kinds, b)))
     result.refused = ai_player.refused_plays - before
     return result
 
@@ -172,24 +191,30 @@ def pct(values: list[float], q: float) -> float:
 
 def report(preset: str, a: str, b: str, results: list[PairResult], seconds: float) -> None:
     hands = [h for r in results for h in r.hands]
-    won = sum(h.a_won for h in hands)
-    lo, hi = wilson(won, len(hands))
-    pair_scores = [sum(h.a_won for h in r.hands) / 2 for r in results]
+    players = rules_of(preset).players
+    a_seats = sum((players + 1) // 2 if k == 0 else players // 2 for r in results
+                  for k in range(len(r.hands)))
+    a_won = round(sum(h[0] * ((players + 1) // 2 if k % 2 == 0 else players // 2)
+                      for r in results for k, h in enumerate(r.hands)))
+    lo, hi = wilson(a_won, a_seats)
+    pair_scores = [statistics.mean(h[0] for h in r.hands) for r in results]
     mean_pair = statistics.mean(pair_scores)
     sd_pair = statistics.pstdev(pair_scores) if len(pair_scores) > 1 else 0.0
     half = 1.96 * sd_pair / math.sqrt(len(pair_scores))
-    margins = [h.a_margin for h in hands]
-    levels = [h.a_levels for h in hands]
+    b_rate = statistics.mean(h[3] for h in hands)
+    margins = [h[1] - h[4] for h in hands]
+    levels = [h[2] - h[5] for h in hands]
     print(f"\n### {a} vs {b} — preset {preset}, {len(results)} deal pairs ({len(hands)} hands), "
           f"{seconds / 60:.1f} min")
-    print(f"- hand win rate of {a}: {won}/{len(hands)} = {won / len(hands):.1%} "
-          f"(95% Wilson interval {lo:.1%}–{hi:.1%}; by deal pair {mean_pair:.1%} "
-          f"± {half:.1%})")
-    print(f"- mean point margin of {a}: {statistics.mean(margins):+.1f} points per hand "
-          f"(sd {statistics.pstdev(margins):.1f})")
-    print(f"- levels per hand of {a} (gained minus conceded): {statistics.mean(levels):+.2f}")
-    print(f"- illegal decisions: {sum(r.illegal for r in results)}; AI plays refused by the "
-          f"engine and replaced: {sum(r.refused for r in results)}")
+    print(f"- win rate of {a}'s seat-hands: {a_won}/{a_seats} = {a_won / a_seats:.1%} "
+          f"(95% Wilson interval {lo:.1%}–{hi:.1%}, seat-hands of one hand are not "
+          f"independent; by deal pair {mean_pair:.1%} ± {half:.1%}); {b}'s: {b_rate:.1%}")
+    print(f"- mean point margin of {a} over {b}: {statistics.mean(margins):+.1f} points per "
+          f"seat-hand (sd {statistics.pstdev(margins):.1f})")
+    print(f"- levels per seat-hand of {a} minus {b}'s: {statistics.mean(levels):+.2f}")
+    print(f"- illegal decisions: {sum(r.illegal for r in results)}; computer seats without "
+          f"a decision (random instead): {sum(r.undecided for r in results)}; AI plays "
+          f"refused by the engine and replaced: {sum(r.refused for r in results)}")
     times: dict[str, list[float]] = {}
     for r in results:
         for kind, values in r.times.items():
@@ -205,12 +230,12 @@ def report(preset: str, a: str, b: str, results: list[PairResult], seconds: floa
 
 async def _latency_table(pool: AiPool, preset: str, seed: int, stats: dict[str, list[float]]
                          ) -> int:
-    """One table of four hard players, every decision through the pool. Returns the
-    number of decisions (all applied: an illegal one would raise)."""
+    """One table of hard players, every decision through the pool. Returns the number
+    of decisions (all applied: an illegal one would raise)."""
     import asyncio
 
     loop = asyncio.get_running_loop()
-    rules = ruleset(preset)
+    rules = rules_of(preset)
     game = Game(rules, seed, dealer=seed % rules.players)
     decisions = 0
     while not isinstance(game.phase, (HandOver, MatchOver)):
@@ -224,8 +249,8 @@ async def _latency_table(pool: AiPool, preset: str, seed: int, stats: dict[str, 
             if action is None:
                 action = Deal(rules.players) if phase.stock else EndDeal()
         else:
-            seat = (phase.taker if isinstance(phase, Burying) else
-                    phase.declarer if isinstance(phase, Swapping) else phase.turn)  # type: ignore[union-attr]
+            seat = phase.declarer if isinstance(phase, Swapping) else \
+                public_view(game).turn  # type: ignore[assignment]
             start = time.perf_counter()
             action = await pool.choose(seat_view(game, seat), "hard", seed, loop=loop)
             stats["decision"].append((time.perf_counter() - start) * 1000)
@@ -265,7 +290,7 @@ def report_latency(tables: int, workers: int, preset: str) -> None:
     stats = asyncio.run(latency(tables, workers, preset))
     lag = stats["lag"]
     decisions = stats["decision"]
-    print(f"\n### Responsiveness: {tables} tables of 4 hard players at once, {preset}, "
+    print(f"\n### Responsiveness: {tables} tables of hard players at once, {preset}, "
           f"AiPool of {workers} worker process(es), {time.perf_counter() - start:.0f} s")
     print(f"- a coroutine scheduled every 50 ms ran late by: p50 {pct(lag, 0.5):.1f} ms, "
           f"p99 {pct(lag, 0.99):.1f} ms, max {max(lag):.1f} ms ({len(lag)} ticks)")

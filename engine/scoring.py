@@ -117,8 +117,8 @@ def takes_over(rules: Ruleset, points: int, bid: int | None = None) -> bool:
     """Do the attackers win a hand with ``points`` (the kitty's included): take the deal
     (fixed partnerships), or go up as attackers (find-friends; three-bid at its ``bid``)?
     Read from the tables the game scores with; the computer players ask this too."""
-    if rules.teams is Formation.BID and bid is not None:
-        return three_bid_steps(points, bid)[0] == ATTACKERS
+    if rules.teams is Formation.BID:  # (no bid given: the highest bid)
+        return three_bid_steps(points, rules.max_bid if bid is None else bid)[0] == ATTACKERS
     if rules.teams is Formation.CALLED:
         return find_friends_steps(points, 1)[0] == ATTACKERS
     return level_table(rules).lookup(points).take_over
@@ -126,8 +126,8 @@ def takes_over(rules: Ruleset, points: int, bid: int | None = None) -> bool:
 
 def take_over_points(rules: Ruleset, bid: int | None = None) -> int:
     """The fewest attacker points with which the attackers win the hand (``takes_over``)."""
-    if rules.teams is Formation.BID and bid is not None:
-        return bid
+    if rules.teams is Formation.BID:
+        return rules.max_bid if bid is None else bid
     if rules.teams is Formation.CALLED:
         return FIND_FRIENDS_TAKE_OVER
     for row in level_table(rules).rows:

@@ -31,14 +31,22 @@ Cards = tuple[Card, ...]
 
 # -- declaring ------------------------------------------------------------------------------
 
+def _declaring_level(view: SeatView, rules: Ruleset, seat: int) -> Rank:
+    """The rank ``seat`` declares with: the hand's, or its own with levels by player."""
+    if rules.individual_levels and view.seat_levels:
+        return view.seat_levels[seat]
+    assert view.level is not None
+    return view.level
+
+
 def _standing(view: SeatView, rules: Ruleset) -> Declaration | None:
     """The standing declaration as strong as this seat must assume it to be."""
     seen: DeclarationView | None = view.standing
     if seen is None:
         return None
-    assert view.level is not None
     if len(seen.cards) == seen.size:
-        return parse_declaration(seen.seat, seen.cards, view.level, rules)
+        return parse_declaration(seen.seat, seen.cards, _declaring_level(view, rules, seen.seat),
+                                 rules)
     if seen.kind in CHANGZHU_TIERS:
         strength: tuple[int, ...] = (CHANGZHU_TIERS[seen.kind],)
     elif seen.kind == "jokers":
@@ -90,8 +98,11 @@ def choose_declaration(view: SeatView) -> Cards | None:
     assert rules is not None and view.seat is not None and view.level is not None
     seat = view.seat
     hand = view.hand
-    if view.pending_return is not None or len(hand) < 5:
+    if view.pending_return is not None or len(hand) < 5 or \
+            rules.declaration is DeclarationStyle.NONE or \
+            (view.may_declare is not None and seat not in view.may_declare):
         return None
+    level = _declaring_level(view, rules, seat)
     standing = _standing(view, rules)
     if standing is not None and (standing.seat == seat or standing.seat in
                                  _teammates(rules, seat)):
@@ -101,13 +112,13 @@ def choose_declaration(view: SeatView) -> Cards | None:
     if standing is not None:
         margin += 0.03
     best: tuple[float, int, Cards] | None = None
-    for cards in _declarations(hand, view.level, rules):
+    for cards in _declarations(hand, level, rules):
         try:
-            decl = parse_declaration(seat, cards, view.level, rules)
+            decl = parse_declaration(seat, cards, level, rules)
             check_override(decl, standing, rules)
         except EngineError:
             continue
-        ctx = trump_context(view.level, decl.trump, frozenset(rules.permanent_trumps),
+        ctx = trump_context(level, decl.trump, frozenset(rules.permanent_trumps),
                             rules.suits)
         mine, base = _trump_share(hand, ctx, rules)
         if mine >= base + margin:

@@ -81,7 +81,8 @@ def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Car
     remaining = PlayState.tally(list(kitty) + [c for h in start for c in h], ctx)
     state = PlayState(knowledge.rules, prules, ctx, view.dealer, view.kitty_taker, start,
                       list(kitty), history[0][0][0], remaining=remaining,
-                      voids=[set() for _ in range(players)])
+                      voids=[set() for _ in range(players)],
+                      calls=knowledge.calls(at_start=True), bid=view.bid)
     for plays in history:
         for i, (who, cards) in enumerate(plays):
             if state.turn != who:  # the replay lost the thread (cannot happen in a
@@ -122,7 +123,7 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
     """``count`` worlds: the ones of ``pool`` uniform samples whose replay disagrees least
     with what the other seats played (ties: sampling order, so without history this is
     plain uniform sampling). ``deadline`` (``time.perf_counter`` value) stops sampling
-    early, never below ``count`` worlds."""
+    early, never below ``count`` worlds (the ones sampled past it unscored)."""
     scored: list[tuple[float, int, list[list[Card]], list[Card]]] = []
     has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
         not knowledge.kitty_known
@@ -131,7 +132,10 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
         if n >= count and deadline is not None and time.perf_counter() > deadline:
             break
         hands, kitty = knowledge.sample(rng)
-        if has_history:
+        late = deadline is not None and time.perf_counter() > deadline
+        if has_history and late:
+            score = math.inf  # past the deadline the rest are kept unscored, last
+        elif has_history:
             cutoff = math.inf
             if len(scored) >= count:
                 cutoff = sorted(s[0] for s in scored)[count - 1]

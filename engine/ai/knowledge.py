@@ -23,6 +23,7 @@ from engine.order import TrumpContext
 from engine.plays import PlayRules
 from engine.referee import play_key, trick_winner
 from engine.rules import Ruleset
+from engine.teams import FriendCall
 from engine.views import SeatView
 
 
@@ -150,9 +151,14 @@ class Knowledge:
         leader = trick[0][0] if trick else view.turn
         assert leader is not None
         remaining = PlayState.tally(kitty + [c for hand in hands for c in hand], self.ctx)
+        won = [0] * view.players
+        for _, winner, pts in view.tricks:
+            won[winner] += pts
         state = PlayState(self.rules, self.prules, self.ctx, view.dealer, view.kitty_taker,
                           hands, kitty, leader, view.attacker_points,
-                          remaining=remaining, voids=[set(v) for v in self.voids])
+                          remaining=remaining, voids=[set(v) for v in self.voids],
+                          defenders=frozenset(view.defenders), settled=view.sides_settled,
+                          calls=self.calls(), won=won, bid=view.bid)
         if trick:
             lead = self.prules.lead(trick[0][1], self.ctx)
             state.lead = lead
@@ -161,6 +167,20 @@ class Knowledge:
             state.best = best
             state.best_key = play_key(self.prules, lead, trick[best][1], self.ctx)
         return state
+
+
+    def calls(self, *, at_start: bool = False) -> tuple[FriendCall, ...]:
+        """find-friends: the calls as the view shows them now (or, ``at_start``, before
+        the first trick): each open call's copies seen are the copies played so far."""
+        view = self.view
+        if at_start:
+            return tuple(FriendCall(card, copy) for card, copy, _ in view.calls)
+        played: Counter[Card] = Counter()
+        for plays in [t[0] for t in view.tricks] + [view.trick]:
+            for _, cards in plays:
+                played.update(cards)
+        return tuple(FriendCall(card, copy, played[card] if by is None else copy, by)
+                     for card, copy, by in view.calls)
 
 
 def _by_index(card: Card) -> int:

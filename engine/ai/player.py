@@ -21,6 +21,7 @@ import random
 from engine.actions import Action, Bury, Declare, Play, ReturnCards, SwapKitty
 from engine.ai.bidding import choose_bury, choose_declaration, choose_return, choose_swap
 from engine.ai.knowledge import Knowledge
+from engine.ai.phases import decide
 from engine.ai.policy import choose_play
 from engine.ai.search import Budget, search_bury, search_play
 from engine.ai.table import Cards
@@ -75,6 +76,9 @@ def choose(view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
         return Declare(seat, cards) if cards else None
     if view.turn != seat:
         return None
+    decision = decide(view)  # bidding, naming the trump, calling, level transfer
+    if decision is not None:
+        return decision
     if phase == "bury":
         if level is Level.EASY or view.ctx is None or \
                 view.rules.declaration is DeclarationStyle.JOKER_AND_PAIR:

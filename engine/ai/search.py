@@ -2,7 +2,7 @@
 
 For each of ``worlds`` sampled worlds (``Knowledge.world``: the unseen cards dealt
 consistently with what the seat knows), every candidate play (the heuristic's best few)
-is played, then the hand is played out by the heuristic for all four seats, and scored
+is played, then the hand is played out by the heuristic for every seat, and scored
 for the searching seat's team (``utility``). The same worlds serve every candidate. With
 few cards left, the play-out is replaced by an exact search of the world (every seat
 choosing among its plays, each side maximising its own utility).
@@ -46,7 +46,7 @@ def utility(state: PlayState, seat: int, threshold: int) -> float:
     """1 for a won hand plus a small margin term in (-0.3, 0.3), for ``seat``'s team."""
     assert state.total is not None
     total = state.total
-    attackers = attackers_win(state.rules, total)
+    attackers = attackers_win(state.rules, total, state.bid)
     mine_attacks = not state.is_defender(seat)
     won = attackers == mine_attacks
     margin = math.tanh((total - threshold) / 40.0) * 0.3
@@ -101,16 +101,21 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
     if len(options) == 1:
         return options[0]
     worlds = _worlds(knowledge, rng, budget, budget.worlds, start)
-    threshold = take_over_threshold(knowledge.rules)
+    threshold = take_over_threshold(knowledge.rules, knowledge.view.bid)
     exact = len(knowledge.view.hand) <= budget.endgame
     values: list[list[float]] = [[] for _ in options]
 
+    def over() -> bool:
+        return budget.time_limit is not None and \
+            time.perf_counter() - start > budget.time_limit
+
     def evaluate(worlds: list[PlayState], which: list[int]) -> None:
         for n, world in enumerate(worlds):
-            if n and budget.time_limit is not None and \
-                    time.perf_counter() - start > budget.time_limit:
-                return
             for i in which:
+                # (checked per play-out: with 5 or 6 seats one world of every
+                # candidate is already a large part of the time limit)
+                if n and over():
+                    return
                 child = world.copy()
                 child.play(options[i])
                 if exact:
@@ -120,7 +125,7 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                     values[i].append(utility(child, seat, threshold))
 
     evaluate(worlds, list(range(len(options))))
-    if budget.extra_worlds:
+    if budget.extra_worlds and not over():
         # a challenger that looks better but not surely so: sample more worlds for it
         close = [i for i in range(1, len(options))
                  if 0.3 <= _z(values[i], values[0]) < budget.confidence]
@@ -176,7 +181,7 @@ def rank_plays(knowledge: Knowledge, rng: random.Random, budget: Budget
                ) -> Sequence[tuple[Cards, float]]:
     """Every compared play with its mean value (for hints and tests)."""
     seat = knowledge.seat
-    threshold = take_over_threshold(knowledge.rules)
+    threshold = take_over_threshold(knowledge.rules, knowledge.view.bid)
     worlds = [knowledge.world(rng) for _ in range(budget.worlds)]
     options = candidates(worlds[0], seat, limit=budget.candidates)
     out = []
@@ -228,7 +233,7 @@ def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
     if len(options) == 1:
         return options[0]
     assert view.dealer is not None
-    threshold = take_over_threshold(rules)
+    threshold = take_over_threshold(rules, view.bid)
     values: list[list[float]] = [[] for _ in options]
     for n in range(budget.worlds):
         if n and budget.time_limit is not None and \
@@ -243,7 +248,7 @@ def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
             state = PlayState(rules, knowledge.prules, ctx, view.dealer, seat, world,
                               list(kitty), view.dealer,
                               remaining={suit: dict(counts) for suit, counts in tally.items()},
-                              voids=[set() for _ in hands])
+                              voids=[set() for _ in hands], bid=view.bid)
             playout(state)
             values[i].append(utility(state, seat, threshold))
     return options[_pick(values, budget.confidence)]

@@ -11,6 +11,11 @@ Trick resolution, throw validation and scoring are the engine's own rulings
 ``failed_throw``, ``kitty_ruling``; ``level_table``): this module only keeps the
 bookkeeping cheap enough for thousands of play-outs per decision (the trick's best
 play so far, instead of the whole trick ranked again).
+
+The sides are the ones every seat knows (``defenders``, ``settled``): with called friends
+a call still open leaves the other seats unknown, and the engine's own ``reveal`` adds a
+friend when the called copy is played in the play-out, taking back the points the friend
+had won for the attackers, as the engine does.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from engine.plays import Lead, PlayKey, PlayRules
 from engine.referee import attackers_gain, failed_throw, kitty_ruling, play_key, takes_lead
 from engine.rules import Ruleset
 from engine.scoring import take_over_points, takes_over
+from engine.teams import FriendCall, Sides, reveal
 
 Cards = tuple[Card, ...]
 
@@ -52,10 +58,19 @@ class PlayState:
     total: int | None = None  # attackers' points with the kitty
     # the defenders as the seat reasoning knows them (default: the sides at the start)
     defenders: frozenset[int] = frozenset()
+    settled: bool | None = None  # False while a called friend is unknown (default: as at
+    #                              the start)
+    calls: tuple[FriendCall, ...] = ()  # find-friends: the calls, as far as answered
+    won: list[int] = field(default_factory=list)  # trick points won, by seat
+    bid: int | None = None  # three-bid: the attackers' threshold
 
     def __post_init__(self) -> None:
-        if not self.defenders:
-            self.defenders = self.rules.seating.sides(self.dealer).defenders
+        if not self.defenders or self.settled is None:
+            start = self.rules.seating.sides(self.dealer)
+            self.defenders = self.defenders or start.defenders
+            self.settled = start.settled if self.settled is None else self.settled
+        if not self.won:
+            self.won = [0] * len(self.hands)
 
     @property
     def players(self) -> int:
@@ -69,7 +84,13 @@ class PlayState:
         return seat in self.defenders
 
     def same_side(self, a: int, b: int) -> bool:
-        return (a in self.defenders) == (b in self.defenders)
+        """Known to play together (a seat not yet known to defend, while a friend is
+        still to be found, counts as an opponent of everyone but itself)."""
+        if a == b:
+            return True
+        if a in self.defenders:
+            return b in self.defenders
+        return self.settled is True and b not in self.defenders
 
     @property
     def done(self) -> bool:
@@ -81,7 +102,8 @@ class PlayState:
                          self.attacker_points, list(self.plays), self.lead, self.best,
                          self.best_key, {k: dict(v) for k, v in self.remaining.items()},
                          [set(v) for v in self.voids],
-                         self.last_winner, self.last_play, self.total, self.defenders)
+                         self.last_winner, self.last_play, self.total, self.defenders,
+                         self.settled, self.calls, list(self.won), self.bid)
 
     def trick_points(self) -> int:
         return sum(c.points for _, cards in self.plays for c in cards)
@@ -144,13 +166,24 @@ class PlayState:
             hand.remove(card)
             _take_one(remaining[eff[card.index]], ident[card.index])
         self.plays.append((seat, cards))
+        if self.calls and not self.settled:
+            self._reveal(seat, cards)
         if len(self.plays) == self.players:
             self._finish_trick()
 
+    def _reveal(self, seat: int, cards: Cards) -> None:
+        """The engine's ``reveal``: a called copy played makes a friend."""
+        sides = Sides(self.players, self.dealer, self.defenders, bool(self.settled))
+        sides, self.calls, answered = reveal(sides, self.calls, seat, cards)
+        if any(new for _, new in answered):
+            self.attacker_points -= self.won[seat]
+        self.defenders, self.settled = sides.defenders, sides.settled
+
     def _finish_trick(self) -> None:
         winner, winning = self.plays[self.best]
-        self.attacker_points += attackers_gain(self.trick_points(),
-                                               defenders_take=self.is_defender(winner))
+        pts = self.trick_points()
+        self.won[winner] += pts
+        self.attacker_points += attackers_gain(pts, defenders_take=self.is_defender(winner))
         self.last_winner, self.last_play = winner, winning
         self.plays = []
         self.lead = None
