@@ -96,6 +96,19 @@ def cards_of_suit(cards: Sequence[Card], ctx: TrumpContext, suit: int) -> list[C
     return [c for c in cards if eff[c.index] == suit]
 
 
+
+def fill_structure(cards: Sequence[Card], lead: Lead, ctx: TrumpContext
+                   ) -> tuple[list[Card], list[Card]]:
+    """The lead's units as far as ``cards`` (of the led suit) can match them
+    (``fill_units``), and the cards left over."""
+    chosen: list[Card] = []
+    for unit in fill_units(holding_of(cards, ctx), ctx, lead.units):
+        chosen += unit_cards(unit, [c for c in cards if chosen.count(c) < cards.count(c)], ctx)
+    rest = list(cards)
+    for card in chosen:
+        rest.remove(card)
+    return chosen, rest
+
 class PlayRules:
     """What a play style decides. One instance per ruleset (no state).
 
@@ -261,12 +274,7 @@ class ClassicPlay(PlayRules):
         return meets
 
     def constructive_follow(self, lead: Lead, led: Sequence[Card], ctx: TrumpContext) -> Cards:
-        chosen: list[Card] = []
-        for unit in fill_units(holding_of(led, ctx), ctx, lead.units):
-            chosen += unit_cards(unit, [c for c in led if chosen.count(c) < led.count(c)], ctx)
-        pool = list(led)
-        for c in chosen:
-            pool.remove(c)
+        chosen, pool = fill_structure(led, lead, ctx)
         pool.sort(key=lambda c: (ctx.strength[c.index], c.points))
         chosen += pool[: lead.size - len(chosen)]
         return tuple(chosen)

@@ -21,14 +21,13 @@ from engine.ai.table import Cards, PlayState, distinct
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.legal import constructive_follow, legal_follows, sure_throws
-from engine.order import TRUMP, TrumpContext
-from engine.plays import Lead
+from engine.order import TRUMP
+from engine.plays import Lead, fill_structure
 from engine.referee import play_key, takes_lead
 from engine.shapes import (
     Holding,
     Unit,
     decompose,
-    fill_units,
     holding_of,
     unbeatable_by,
     unit_candidates,
@@ -314,21 +313,8 @@ def _structured(state: PlayState, led: list[Card], lead: Lead, pick) -> Cards | 
             mate = next(c for c in rest if ctx.ident[c.index] == ctx.ident[first.index])
             return (first, mate)
         return tuple(pick(led, 2))
-    chosen, pool = _fill_structure(led, lead, ctx)
+    chosen, pool = fill_structure(led, lead, ctx)
     return tuple(chosen) + tuple(pick(pool, lead.size - len(chosen)))
-
-
-def _fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
-                    ) -> tuple[list[Card], list[Card]]:
-    """The lead's units as far as ``cards`` can match them (``fill_units``), and the
-    cards left over."""
-    chosen: list[Card] = []
-    for unit in fill_units(holding_of(cards, ctx), ctx, lead.units):
-        chosen += unit_cards(unit, [c for c in cards if chosen.count(c) < cards.count(c)], ctx)
-    rest = list(cards)
-    for card in chosen:
-        rest.remove(card)
-    return chosen, rest
 
 
 def _beat_in_suit(state: PlayState, led: list[Card], lead: Lead) -> Cards | None:
@@ -373,7 +359,7 @@ def _ruff(state: PlayState, seat: int, rest: list[Card], lead: Lead) -> Cards | 
             if wins(cards):
                 return cards
         return None
-    chosen, pool = _fill_structure(trumps, lead, ctx)
+    chosen, pool = fill_structure(trumps, lead, ctx)
     pool.sort(key=lambda c: (strength[c.index], c.points))
     cards = tuple(chosen) + tuple(pool[: n - len(chosen)])
     return cards if len(cards) == n and wins(cards) else None
