@@ -792,7 +792,7 @@ def _hand_record(table: Table, ev: Event, last_trick_seat: int | None) -> HandRe
     phase = game.phase
     assert isinstance(phase, (HandOver, MatchOver))
     trump = phase.ctx.trump
-    defenders = result.dealer % 2
+    defenders = table.rules.seating.fixed_team(result.dealer)
     winner = {"defenders": defenders, "attackers": 1 - defenders}.get(result.side)
     return HandRecord(
         match_id=table.match_id, hand_no=game.hand_number, dealer=result.dealer,

@@ -16,6 +16,7 @@ import logging
 from collections.abc import Sequence
 
 from bot.ratings import Member, rate_hand
+from bot.stats.seating import match_seating
 from bot.stats.settings import ServerSettingsService
 from bot.store import HandRecord, HandStats, MatchRecord, SeatRecord, Store, StoreError
 from engine.errors import EngineError
@@ -27,11 +28,12 @@ def hand_stats(match: MatchRecord, hand: HandRecord) -> list[HandStats]:
     """What a hand adds to each human's totals (a user in two seats counts once)."""
     out: list[HandStats] = []
     seen: set[int] = set()
+    seating = match_seating(match)
     for seat, record in enumerate(match.seats):
         if record.user_id is None or record.user_id in seen:
             continue
         seen.add(record.user_id)
-        team = seat % 2  # partners sit opposite (engine.game.Game.team_of)
+        team = seating.fixed_team(seat)
         won = hand.winner_team == team
         out.append(HandStats(
             user_id=record.user_id, defending=team == hand.defenders_team, won=won,
@@ -40,10 +42,12 @@ def hand_stats(match: MatchRecord, hand: HandRecord) -> list[HandStats]:
     return out
 
 
-def teams_of(seats: Sequence[SeatRecord]) -> list[list[Member]]:
+def teams_of(match: MatchRecord) -> list[list[Member]]:
+    """The match's two fixed teams, as rating members."""
+    seating = match_seating(match)
     teams: list[list[Member]] = [[], []]
-    for seat, record in enumerate(seats):
-        teams[seat % 2].append(Member(record.user_id, record.ai_level))
+    for seat, record in enumerate(match.seats):
+        teams[seating.fixed_team(seat)].append(Member(record.user_id, record.ai_level))
     return teams
 
 
@@ -82,7 +86,7 @@ class StatsCounter:
             if done >= match.hands_played:
                 return 0
             hands = (await self.store.match_hands(match_id))[done:]
-            teams = teams_of(match.seats)
+            teams = teams_of(match)
             for hand in hands:
                 ratings = []
                 if match.ranked:

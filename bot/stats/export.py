@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.errors import BotError
+from bot.stats.seating import match_seating
 from bot.store import HandRecord, Store
 from engine.errors import EngineError
 from engine.game import Game, HandOver, MatchOver
@@ -14,6 +15,7 @@ from engine.record import FORMAT as RECORD_FORMAT
 from engine.record import VERSION as RECORD_VERSION
 from engine.record import GameRecord
 from engine.scoring import HandResult
+from engine.teams import Seating
 
 EXPORT_FORMAT = "shengji-match"
 EXPORT_VERSION = 1
@@ -35,6 +37,7 @@ class MatchExporter:
             raise BotError("match_in_play", match=match_id)
         actions = await self.store.load_actions(match_id)
         hands = await self.store.match_hands(match_id)
+        seating = match_seating(match)
         return {
             "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
             "match": {"id": match.id, "status": match.status, "ranked": match.ranked,
@@ -42,7 +45,7 @@ class MatchExporter:
                       "started_at": match.started_at.isoformat(),
                       "finished_at": None if match.finished_at is None
                       else match.finished_at.isoformat()},
-            "seats": [{"seat": i, "team": i % 2, "kind": s.kind, "name": s.name,
+            "seats": [{"seat": i, "team": seating.fixed_team(i), "kind": s.kind, "name": s.name,
                        "ai_level": s.ai_level} for i, s in enumerate(match.seats)],
             "record": {"format": RECORD_FORMAT, "version": RECORD_VERSION, "seed": match.seed,
                        "rules": match.rules, "actions": actions},
@@ -60,9 +63,9 @@ def hand_summary(hand: HandRecord) -> dict[str, Any]:
             "levels_before": list(hand.levels_before), "levels_after": list(hand.levels_after)}
 
 
-def _replayed_summary(hand_no: int, result: HandResult, trump: str | None,
+def _replayed_summary(seating: Seating, hand_no: int, result: HandResult, trump: str | None,
                       last_trick_seat: int | None) -> dict[str, Any]:
-    defenders = result.dealer % 2
+    defenders = seating.fixed_team(result.dealer)
     winner = {"defenders": defenders, "attackers": 1 - defenders}.get(result.side)
 
     def by_team(pair: tuple[Any, Any]) -> list[str]:
@@ -96,7 +99,8 @@ def replay_export(document: dict[str, Any]) -> list[dict[str, Any]]:
                 phase = game.phase
                 assert isinstance(phase, (HandOver, MatchOver))
                 trump = phase.ctx.trump
-                out.append(_replayed_summary(game.hand_number, ev.get("result"),
+                out.append(_replayed_summary(record.rules.seating, game.hand_number,
+                                             ev.get("result"),
                                              None if trump is None else trump.value,
                                              last_winner))
     return out

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.errors import BotError
+from bot.stats.seating import match_seating, teammates
 from bot.store import (
     LEADERBOARD_ORDERS,
     LeaderboardOrder,
@@ -78,9 +79,11 @@ class StatsQueries:
             seat = next((i for i, s in enumerate(match.seats) if s.user_id == user_id), None)
             if seat is None:
                 continue
-            team = seat % 2
-            partners = [s.name for i, s in enumerate(match.seats) if i % 2 == team and i != seat]
-            opponents = [s.name for i, s in enumerate(match.seats) if i % 2 != team]
+            seating = match_seating(match)
+            team = seating.fixed_team(seat)
+            mates, others = teammates(seating, seat, len(match.seats))
+            partners = [match.seats[i].name for i in mates]
+            opponents = [match.seats[i].name for i in others]
             outcome = "abandoned" if match.status == "abandoned" else \
                 "won" if match.winner_team == team else "lost"
             levels = None

@@ -29,6 +29,8 @@ from bot.store.records import (
     check_id,
     is_int,
 )
+from engine.errors import EngineError
+from engine.rules import Ruleset
 
 log = logging.getLogger("bot.store")
 
@@ -303,6 +305,12 @@ class GameLogStore(SqlBackend):
         check(len(seats) > 0 and all(isinstance(s, SeatRecord) for s in seats),
               "a match needs a SeatRecord in every seat")
         seats_json = dumps([s.to_dict() for s in seats], "seats")
+        # each seat's team as the engine seats them (fixed partnerships: the bot hosts no
+        # other kind yet, bot/table_data.hosted)
+        try:
+            seating = Ruleset.from_dict(rules).seating
+        except EngineError as e:
+            raise StoreError(f"a match's rules must read as a ruleset ({e.code})") from None
         now = self._now()
         async with self._transaction(f"creating a match in channel {channel_id}") as tx:
             [(match_id,)] = await tx.fetch(
@@ -313,12 +321,11 @@ class GameLogStore(SqlBackend):
             for seat, record in enumerate(seats):
                 if record.user_id is not None:
                     await self._upsert_player(tx, guild_id, record.user_id, record.name, now)
-                # Partners sit opposite: the team is seat % 2, as engine.game.Game.team_of.
                 await tx.execute(
                     "INSERT INTO match_players (match_id, seat, guild_id, kind, user_id, name, "
                     "ai_level, team, ranked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (match_id, seat, guild_id, record.kind, record.user_id, record.name,
-                     record.ai_level, seat % 2, int(ranked)))
+                     record.ai_level, seating.fixed_team(seat), int(ranked)))
         return int(match_id)
 
     async def _match_status(self, tx: Tx, match_id: int) -> str:

@@ -218,7 +218,7 @@ class DiscordPublisher:
         result = ev.get("result")
         if result is None:
             return
-        picture = await result_picture(table.locale, result, names)
+        picture = await result_picture(table.locale, result, names, table.rules.seating)
         channel = self.post.channel(table.channel_id)
         text = "\n".join([*result_lines(table.locale, result), f"→ {names[result.next_dealer]}"])
         try:
@@ -230,7 +230,9 @@ class DiscordPublisher:
     async def _post_match_over(self, table: Table, ev: Event) -> None:
         """The winners, by name, and where to look back at the match."""
         team = int(ev.get("team"))
-        winners = [s.name for i, s in enumerate(table.seats) if s is not None and i % 2 == team]
+        seating = table.rules.seating
+        winners = [s.name for i, s in enumerate(table.seats)
+                   if s is not None and seating.fixed_team(i) == team]
         text = say(table.locale, "match_over_post", team=team + 1,
                    names=say(table.locale, "name_separator").join(winners))
         try:

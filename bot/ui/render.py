@@ -31,6 +31,7 @@ from engine.cards import Card, Rank, parse_cards
 from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.order import TrumpContext
 from engine.scoring import HandResult
+from engine.teams import Seating
 from engine.views import SeatView, public_view
 from images import (
     DeclarationInfo,
@@ -120,7 +121,9 @@ def _warm() -> None:
     made before the first picture a player waits for."""
     hand = parse_cards("AS KH 10C 5D BJ")
     render_hand(hand, None)
-    render_table(TableScene([SeatInfo(f"{i + 1}.", 0, team=i % 2) for i in range(4)],
+    seating = Seating(4)
+    render_table(TableScene([SeatInfo(f"{i + 1}.", 0, team=seating.fixed_team(i))
+                             for i in range(4)],
                             Rank.TWO))
 
 
@@ -248,7 +251,8 @@ def table_scene(table: Table) -> TableScene:
     title = say(table.locale, "table_title", preset=table.preset)
     game = table.game
     if game is None:
-        seats = [SeatInfo(n, 0, team=i % 2) for i, n in enumerate(names)]
+        seating = table.rules.seating
+        seats = [SeatInfo(n, 0, team=seating.fixed_team(i)) for i, n in enumerate(names)]
         return TableScene(seats, table.rules.level_ranks[0], title=title)
     view = public_view(game)
     actor = table.actor()
@@ -314,9 +318,11 @@ def _hand_only(cards: Sequence[Card], ctx: TrumpContext | None, **marks: Any) ->
     return render_hand(cards, ctx, **marks)[0]
 
 
-async def result_picture(locale: str, result: HandResult, names: Sequence[str]) -> Rendered:
-    defenders = result.dealer % 2
-    teams = ["1+3", "2+4"]
+async def result_picture(locale: str, result: HandResult, names: Sequence[str],
+                         seating: Seating) -> Rendered:
+    defenders = seating.fixed_team(result.dealer)
+    teams = ["+".join(str(s + 1) for s in range(seating.players) if seating.fixed_team(s) == t)
+             for t in (0, 1)]
     changes = [LevelChange(f"{teams[defenders]}", result.old_levels[0].label,
                            result.new_levels[0].label),
                LevelChange(f"{teams[1 - defenders]}", result.old_levels[1].label,
