@@ -133,7 +133,7 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """One scored hand. Teams are numbered as the engine does (``Game.team_of``); levels are
+    """One scored hand. Teams are numbered as the engine does (``Seating.fixed_team``); levels are
     per team (index = team) as rank labels, so per-player levels follow from the seats."""
 
     match_id: int
