@@ -221,8 +221,7 @@ class TableService:
         try:
             rules = ruleset(preset, **options)
         except EngineError as exc:
-            raise BotError("bad_rules", exc.message, code=exc.code,
-                           engine_params=exc.params) from None
+            raise BotError.refused("bad_rules", exc) from None
         if not hosted(rules):
             raise BotError("not_hosted_yet", preset=rules.preset)
         table = Table(channel_id, guild_id, user_id, rules.preset, dict(options),
@@ -543,8 +542,7 @@ class TableService:
         try:
             after, events = next_game(game, action)
         except EngineError as exc:
-            raise BotError("illegal", exc.message, code=exc.code,
-                           engine_params=exc.params) from None
+            raise BotError.refused("illegal", exc) from None
         try:
             cancelled = await _to_the_end(self.store.append_action(
                 table.match_id, len(game.log), action_to_dict(action)))

@@ -73,7 +73,7 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     locale = locale_of(interaction)
     if isinstance(error, BotError):
         params = dict(error.params)
-        if error.engine_message is not None:
+        if error.from_rules:
             params["reason"] = engine_reason(locale, params.get("code"),
                                              params.pop("engine_params", None))
         if "seat" in params and isinstance(params["seat"], int):

@@ -126,8 +126,7 @@ class Lobby(ShengjiCog):
         try:
             options = ruleset(preset).describe()
         except EngineError as exc:
-            raise BotError("bad_rules", exc.message, code=exc.code,
-                           engine_params=exc.params) from None
+            raise BotError.refused("bad_rules", exc) from None
         await reply(interaction, rules_text(locale_of(interaction), preset, options))
 
 

@@ -22,12 +22,13 @@ class EngineError(Exception):
 
     @property
     def message(self) -> str:
-        """The code and parameters, for logs and test failures (never shown to players)."""
+        """The code and parameters, for test failures and the scenario runner: never for
+        logs or players (a parameter may name a player's cards)."""
         given = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{self.code}({given})"
 
     def __str__(self) -> str:
-        return self.message
+        return self.code  # what a traceback in a log shows: no cards
 
-    def __repr__(self) -> str:
-        return f"EngineError({self.code!r}, {self.params!r})"
+    def __repr__(self) -> str:  # the parameters' names only, as in __str__
+        return f"EngineError({self.code!r}, {sorted(self.params)!r})"

@@ -94,8 +94,7 @@ class ServerSettingsService:
         try:
             ruleset(new_preset or "classic", **new_options)
         except EngineError as exc:
-            raise BotError("bad_rules", exc.message, code=exc.code,
-                           engine_params=exc.params) from None
+            raise BotError.refused("bad_rules", exc) from None
         settings = ServerSettings(
             preset=new_preset, options=new_options,
             turn_timer=current.turn_timer if turn_timer is None else float(turn_timer),

@@ -39,5 +39,4 @@ def parse_play(text: str, view: SeatView) -> list[Card]:
     try:
         return parse_cards(text)
     except EngineError as exc:
-        raise BotError("bad_cards", exc.message, code=exc.code,
-                           engine_params=exc.params) from None
+        raise BotError.refused("bad_cards", exc) from None

@@ -167,8 +167,7 @@ class PanelChoice(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]]
             try:
                 cards = parse_cards(self.item.values[0])
             except EngineError as exc:
-                raise BotError("bad_cards", exc.message, code=exc.code,
-                           engine_params=exc.params) from None
+                raise BotError.refused("bad_cards", exc) from None
             if self.kind == "declare":
                 await services.tables.declare(self.channel_id, interaction.user.id, cards)
             else:

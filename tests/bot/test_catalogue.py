@@ -281,7 +281,8 @@ def test_the_rules_of_a_preset_are_named_in_chinese(locale: str) -> None:
 
 
 def _keys_in_code() -> set[str]:
-    """Keys the code names literally: BotError(key, …) and say(locale, key, …)."""
+    """Keys the code names literally: BotError(key, …), BotError.refused(key, …) and
+    say(locale, key, …)."""
     keys = set()
     for folder in ("bot", "cogs"):
         for path in (ROOT / folder).rglob("*.py"):
@@ -289,6 +290,9 @@ def _keys_in_code() -> set[str]:
                 if not isinstance(node, ast.Call):
                     continue
                 name = getattr(node.func, "id", None)
+                if isinstance(node.func, ast.Attribute) and node.func.attr == "refused" and \
+                        getattr(node.func.value, "id", None) == "BotError":
+                    name = "BotError"
                 index = {"BotError": 0, "say": 1}.get(name or "")
                 if index is not None and len(node.args) > index and isinstance(
                         node.args[index], ast.Constant):
