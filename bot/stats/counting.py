@@ -20,15 +20,18 @@ from bot.stats.seating import match_seating
 from bot.stats.settings import ServerSettingsService
 from bot.store import HandRecord, HandStats, MatchRecord, SeatRecord, Store, StoreError
 from engine.errors import EngineError
+from engine.teams import Seating
 
 log = logging.getLogger(__name__)
 
 
-def hand_stats(match: MatchRecord, hand: HandRecord) -> list[HandStats]:
-    """What a hand adds to each human's totals (a user in two seats counts once)."""
+def hand_stats(match: MatchRecord, hand: HandRecord, seating: Seating | None = None
+               ) -> list[HandStats]:
+    """What a hand adds to each human's totals (a user in two seats counts once);
+    ``seating``: the match's, when the caller has read it already."""
     out: list[HandStats] = []
     seen: set[int] = set()
-    seating = match_seating(match)
+    seating = seating or match_seating(match)
     for seat, record in enumerate(match.seats):
         if record.user_id is None or record.user_id in seen:
             continue
@@ -42,9 +45,8 @@ def hand_stats(match: MatchRecord, hand: HandRecord) -> list[HandStats]:
     return out
 
 
-def teams_of(match: MatchRecord) -> list[list[Member]]:
+def teams_of(match: MatchRecord, seating: Seating) -> list[list[Member]]:
     """The match's two fixed teams, as rating members."""
-    seating = match_seating(match)
     teams: list[list[Member]] = [[], []]
     for seat, record in enumerate(match.seats):
         teams[seating.fixed_team(seat)].append(Member(record.user_id, record.ai_level))
@@ -86,15 +88,16 @@ class StatsCounter:
             if done >= match.hands_played:
                 return 0
             hands = (await self.store.match_hands(match_id))[done:]
-            teams = teams_of(match)
+            seating = match_seating(match)  # once a match, not once a hand
+            teams = teams_of(match, seating)
             for hand in hands:
                 ratings = []
                 if match.ranked:
                     users = [m.user_id for team in teams for m in team if m.user_id]
                     current = await self.store.load_ratings(match.guild_id, users)
                     ratings = rate_hand(teams, hand.winner_team, current)
-                await self.store.count_hand(match_id, hand.hand_no, hand_stats(match, hand),
-                                            ratings)
+                await self.store.count_hand(match_id, hand.hand_no,
+                                            hand_stats(match, hand, seating), ratings)
             return len(hands)
 
     async def catch_up(self) -> int:
