@@ -62,7 +62,7 @@ class ResultScene:
     kitty: Sequence[Card]
     multiplier: int
     attacker_points: int
-    level_changes: Sequence[tuple[str, str, str]] = ()
+    level_changes: Sequence[LevelChange] = ()
     next_dealer: str = ""
     lines: Sequence[str] = ()
     title: str = ""

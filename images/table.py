@@ -664,7 +664,7 @@ def _draw_plate(
         word = fill(labels.seat_level, info.level.label)
         level_font = emphasis_font(word, 22)
         word = player_text(word, level_font, 90)
-        right = draw_text(image, (right, y0 + 60), word, level_font, GOLD, "rm")
+        draw_text(image, (right, y0 + 60), word, level_font, GOLD, "rm")
         right -= round(text_width(word, level_font)) + 8
     status = _plate_status(info, labels)
     if status and right - x > 16:
