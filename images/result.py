@@ -183,24 +183,21 @@ def _draw_level_change(image: Image.Image, draw: ImageDraw.ImageDraw, y: int,
                        change: LevelChange, reasons: Sequence[str], labels: Labels) -> None:
     body = text_font(19)
     old, new = change.old, change.new
-    name_right = MARGIN + 316
     if change.side is not None:
         draw.rounded_rectangle((MARGIN, y + 3, MARGIN + 8, y + 25), radius=4,
                                fill=side_colour(change.side))
+    badge_font = emphasis_font(labels.dealer_badge, 16)
+    badge = player_text(labels.dealer_badge, badge_font, 40)
+    bw = max(24, round(badge_font.getlength(badge)) + 10) if change.is_dealer else -6
+    name = player_text(change.who, body, MARGIN + 310 - bw - 6 - MARGIN - 16)
+    x = draw_text(image, (MARGIN + 16, y + 14), name, body, INK, "lm") + 8
     if change.is_dealer:
-        badge_font = emphasis_font(labels.dealer_badge, 16)
-        badge = player_text(labels.dealer_badge, badge_font, 40)
-        bw = max(24, round(badge_font.getlength(badge)) + 10)
-        draw.rounded_rectangle((name_right - bw, y + 3, name_right, y + 25), radius=11,
-                               fill=GOLD)
-        draw_text(image, (name_right - bw / 2, y + 14), badge, badge_font, PLATE, "mm")
-        name_right -= bw + 6
-    name = player_text(change.who, body, name_right - MARGIN - 16)
-    draw_text(image, (MARGIN + 16, y + 14), name, body, INK, "lm")
+        draw.rounded_rectangle((x, y + 3, x + bw, y + 25), radius=11, fill=GOLD)
+        draw_text(image, (x + bw / 2, y + 14), badge, badge_font, PLATE, "mm")
     small = text_font(17)
     for k, line in enumerate(reasons):
         draw_text(image, (REASONS_X, y + 14 + k * LINE_HEIGHT), line, small, INK_MUTED, "lm")
-    x: float = MARGIN + 340
+    x = MARGIN + 340
     old_font, new_font = emphasis_font(old, 22), emphasis_font(new, 22)
     old_text, new_text = player_text(old, old_font, 120), player_text(new, new_font, 120)
     draw_text(image, (x, y + 14), old_text, old_font, INK, "lm")
