@@ -801,9 +801,9 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
         trump += f", {labels.level}: {scene.level.label}"
     parts.append(trump + ".")
     if scene.bid is not None:
-        parts.append(_bid_text(scene.bid, names, labels))
+        parts.append(bid_text(scene.bid, names, labels) + ".")
     if scene.calls:
-        parts.append(_calls_text(scene.calls, names, labels))
+        parts.append(calls_text(scene.calls, names, labels) + ".")
     if scene.dealing:
         declaration = scene.declaration
         if declaration is None:
@@ -838,19 +838,7 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
         parts.append(line)
     seats = []
     for name, info in zip(names, scene.seats, strict=True):
-        notes = [fill(labels.cards_left, info.cards_left)]
-        if info.level is not None:
-            notes.append(f"{labels.level} {info.level.label}")
-        if info.is_dealer:
-            notes.append(labels.dealer)
-        if info.is_friend:
-            notes.append(labels.friend)
-        if info.side is not None:
-            notes.append(labels.defending if info.side is Side.DEFENDING else labels.attacking)
-        if info.passed:
-            notes.append(labels.passed)
-        elif info.bid is not None:
-            notes.append(fill(labels.seat_bid, info.bid))
+        notes = [fill(labels.cards_left, info.cards_left), *seat_roles(info, labels)]
         if info.is_turn:
             notes.append(labels.to_play)
         if info.away:
@@ -860,18 +848,38 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
     return " ".join(parts)
 
 
-def _bid_text(bid: BidInfo, names: Sequence[str], labels: Labels) -> str:
+def seat_roles(info: SeatInfo, labels: Labels) -> list[str]:
+    """A seat's own level, dealer, friend, side and bid in words (the alt text, the
+    table's text)."""
+    notes = []
+    if info.level is not None:
+        notes.append(f"{labels.level} {info.level.label}")
+    if info.is_dealer:
+        notes.append(labels.dealer)
+    if info.is_friend:
+        notes.append(labels.friend)
+    if info.side is not None:
+        notes.append(labels.defending if info.side is Side.DEFENDING else labels.attacking)
+    if info.passed:
+        notes.append(labels.passed)
+    elif info.bid is not None:
+        notes.append(fill(labels.seat_bid, info.bid))
+    return notes
+
+
+def bid_text(bid: BidInfo, names: Sequence[str], labels: Labels) -> str:
+    """``Lowest bid: 85 (2. Bob)``, ``Bid: 80 (1. Zoë)`` or ``No bid yet``."""
     if bid.points is None:
-        return labels.no_bid + "."
+        return labels.no_bid
     by = f" ({names[bid.seat]})" if bid.seat is not None else ""
-    return f"{labels.lowest_bid if bid.standing else labels.bid}: {bid.points}{by}."
+    return f"{labels.lowest_bid if bid.standing else labels.bid}: {bid.points}{by}"
 
 
-def _calls_text(calls: Sequence[CallInfo], names: Sequence[str], labels: Labels) -> str:
-    """``Calls: 2nd ♠A (friend unknown); 1st ♥K: 3. Bob.``"""
+def calls_text(calls: Sequence[CallInfo], names: Sequence[str], labels: Labels) -> str:
+    """``Calls: 2nd ♠A (friend unknown); 1st ♥K: 3. Bob``"""
     said = []
     for call in calls:
         what = f"{labels.copy(call.copy)} {call.card.pretty}"
         said.append(f"{what} ({labels.friend_unknown})" if call.by is None
                     else f"{what}: {names[call.by]}")
-    return f"{labels.calls}: " + "; ".join(said) + "."
+    return f"{labels.calls}: " + "; ".join(said)

@@ -50,7 +50,7 @@ from images import (
     render_result,
     render_table,
 )
-from images.canvas import fill
+from images.table import bid_text, calls_text, seat_roles
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +234,7 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
         if seat and seat.is_ai:
             name += f" 🤖 {seat.ai_level}"
         if scene is not None:
-            name += seat_notes(scene.seats[i], words)
+            name += "".join(f" · {note}" for note in seat_roles(scene.seats[i], words))
         lines.append(say(locale, "lobby_line", seat=i + 1, name=name))
     if game is not None and scene is not None:
         view = public_view(game)
@@ -250,8 +250,11 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
             levels = " / ".join(level.label for level in game.levels)
             lines.append(say(locale, "levels_line", teams=teams, levels=levels, trump=trump)
                          + " · " + points)
-        if scene.bid is not None or scene.calls:
-            lines.append(hand_terms_text(scene, words))
+        seat_words = [info.name for info in scene.seats]
+        if scene.bid is not None:
+            lines.append(bid_text(scene.bid, seat_words, words))
+        if scene.calls:
+            lines.append(calls_text(scene.calls, seat_words, words))
         if view.phase == "deal" and view.standing is not None:
             standing = view.standing
             lines.append(say(locale, "standing_line", text=declaration_text(
@@ -264,40 +267,6 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
         lines.append("")
         lines += [f"> {line}" for line in recent]
     return "\n".join(lines)[:1900]
-
-
-def seat_notes(info: SeatInfo, words: Labels) -> str:
-    """What the table's text adds to a seat's line: its own level (levels by player), and
-    the dealer, a found friend, or the side once everybody knows it."""
-    notes = []
-    if info.level is not None:
-        notes.append(f"{words.level} {info.level.label}")
-    if info.is_dealer:
-        notes.append(words.dealer)
-    elif info.is_friend:
-        notes.append(words.friend)
-    elif info.side is not None and info.team is None:
-        notes.append(words.defending if info.side is Side.DEFENDING else words.attacking)
-    if info.passed:
-        notes.append(words.passed)
-    elif info.bid is not None:
-        notes.append(fill(words.seat_bid, info.bid))
-    return "".join(f" · {note}" for note in notes)
-
-
-def hand_terms_text(scene: TableScene, words: Labels) -> str:
-    """The called friends (find-friends) or the bid (three-bid), as the picture shows them."""
-    names = [info.name for info in scene.seats]
-    if scene.bid is not None:
-        bid = scene.bid
-        if bid.points is None:
-            return words.no_bid
-        by = f" ({names[bid.seat]})" if bid.seat is not None else ""
-        return f"{words.lowest_bid if bid.standing else words.bid}: {bid.points}{by}"
-    calls = [f"{words.copy(c.copy)} {c.card.pretty}"
-             + (f" ({words.friend_unknown})" if c.by is None else f": {names[c.by]}")
-             for c in scene.calls]
-    return f"{words.calls}: " + "; ".join(calls)
 
 
 def picture_labels(locale: str | None, counts: Mapping[str, int] | None = None) -> Labels:

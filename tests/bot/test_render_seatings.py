@@ -89,7 +89,7 @@ def test_each_seat_shows_its_own_level() -> None:
         assert f"{k + 1}. P{k + 1} (2 cards, Level {level.label}" in alt
     lines = table_text(table, []).splitlines()
     assert [line for line in lines if line.startswith("Seat ")] == [
-        "Seat 1: P1 · Level 2 · Dealer", "Seat 2: P2 · Level 5", "Seat 3: P3 · Level 9",
+        "Seat 1: P1 · Level 2 · Dealer · defending", "Seat 2: P2 · Level 5", "Seat 3: P3 · Level 9",
         "Seat 4: P4 · Level J", "Seat 5: P5 · Level A"]
 
 
