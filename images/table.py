@@ -149,8 +149,10 @@ class TableScene:
     attack). ``point_cards`` are the point cards the attackers won. ``hand_number`` 0 is
     not shown. While ``dealing``, ``cards_to_deal`` and ``declaration`` are shown.
     Without team levels (levels by player: each seat's is on its plate) the teams' row
-    shows the called friends (``calls``) or the bid (``bid``); ``level`` is None while
-    the hand has none yet (three-bid's bidding).
+    shows the called friends (``calls``; ``calls_pending``: the dealer is still to call)
+    or the bid (``bid``); ``level`` is None while the hand has none yet (three-bid's
+    bidding). ``bottom`` is the seat drawn at the bottom (a viewer's own), the others
+    counter-clockwise from it.
     """
 
     seats: Sequence[SeatInfo]
@@ -171,7 +173,9 @@ class TableScene:
     cards_to_deal: int = 0
     declaration: DeclarationInfo | None = None
     calls: Sequence[CallInfo] = ()
+    calls_pending: bool = False
     bid: BidInfo | None = None
+    bottom: int = 0
 
 
 Box = tuple[int, int, int, int]
@@ -278,9 +282,11 @@ def _draw(scene: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
         _draw_points(image, draw, scene, labels, four_colour)
     layout = _layout(count)
     for seat, cards in scene.trick:
-        _draw_play(image, draw, cards, layout, layout.spots[seat], seat == scene.winner,
+        _draw_play(image, draw, cards, layout, layout.spots[(seat - scene.bottom) % count],
+                   seat == scene.winner,
                    four_colour)
-    for info, box in zip(scene.seats, layout.plates, strict=True):
+    for seat, info in enumerate(scene.seats):
+        box = layout.plates[(seat - scene.bottom) % count]
         _draw_plate(image, draw, info, box, labels)
     if scene.previous_trick:
         _draw_previous(image, draw, scene, labels, four_colour, HEADER + layout.height)
@@ -370,6 +376,8 @@ def _check(scene: TableScene) -> None:
         raise RenderError(f"a called card played by a seat outside 0..{count - 1}")
     if any(c.copy < 1 for c in scene.calls):
         raise RenderError("a call names a copy before the first")
+    if not 0 <= scene.bottom < count:
+        raise RenderError(f"seat {scene.bottom} at the bottom, not 0..{count - 1}")
     if scene.bid is not None and scene.bid.seat is not None and not 0 <= scene.bid.seat < count:
         raise RenderError(f"a bid by seat {scene.bid.seat}, not 0..{count - 1}")
     if scene.cards_to_deal < 0 or scene.hand_number < 0:
@@ -484,6 +492,8 @@ def _draw_teams(
             _draw_bid(image, scene, scene.bid, labels)
         elif scene.calls:
             _draw_calls(image, draw, scene, labels)
+        elif scene.calls_pending:
+            _label(image, MARGIN, y, labels.no_calls, font, WIDTH - 2 * MARGIN)
         elif scene.level is not None:
             x = _label(image, MARGIN, y, labels.level, font)
             draw_text(image, (x, y), scene.level.label, level_font, GOLD, "lm")
@@ -670,7 +680,8 @@ def _draw_plate(
     if status and right - x > 16:
         small = text_font(22)
         text = player_text(status, small, right - x)
-        draw_text(image, (x, y0 + 60), text, small, _AWAY if info.away else _TURN)
+        colour = _AWAY if info.away else _TURN if status == labels.to_play else INK
+        draw_text(image, (x, y0 + 60), text, small, colour)
 
 
 def _plate_status(info: SeatInfo, labels: Labels) -> str:
@@ -804,6 +815,8 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
         parts.append(bid_text(scene.bid, names, labels) + ".")
     if scene.calls:
         parts.append(calls_text(scene.calls, names, labels) + ".")
+    elif scene.calls_pending:
+        parts.append(labels.no_calls + ".")
     if scene.dealing:
         declaration = scene.declaration
         if declaration is None:

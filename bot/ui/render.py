@@ -255,6 +255,8 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
             lines.append(bid_text(scene.bid, seat_words, words))
         if scene.calls:
             lines.append(calls_text(scene.calls, seat_words, words))
+        elif scene.calls_pending:
+            lines.append(words.no_calls)
         if view.phase == "deal" and view.standing is not None:
             standing = view.standing
             lines.append(say(locale, "standing_line", text=declaration_text(
@@ -343,6 +345,7 @@ def table_scene(table: Table) -> TableScene:
         hand_number=view.hand_number + 1, dealing=dealing, cards_to_deal=view.cards_to_deal,
         declaration=DeclarationInfo(standing.seat, standing.cards) if standing else None,
         calls=[CallInfo(card, copy, by) for card, copy, by in view.calls],
+        calls_pending=seating.formation is Formation.CALLED and view.phase in ("bury", "call"),
         bid=_bid(view) if seating.formation is Formation.BID and not dealing else None)
 
 

@@ -180,3 +180,16 @@ def test_a_six_table_names_its_teams_of_three() -> None:
     table, _ = played_out("six", 3)
     text = table_text(table, [])
     assert "Levels (seats 1+3+5 / 2+4+6): " in text
+
+
+def test_while_the_dealer_buries_and_calls_the_table_says_no_friend_is_called_yet() -> None:
+    game = Game.from_position(
+        ruleset("find-friends"), level=Rank.TWO, stage="call", dealer=1, trump=Suit.HEARTS,
+        hands=[parse_cards(h) for h in ["KS 6C", "7C 8C", "AS 9C", "JC 10C", "2D 3D"]],
+        kitty=parse_cards("4D 5D 6D 7D 8D 9D 10D JD"))
+    table = table_of("find-friends", game)
+    scene = table_scene(table)
+    assert scene.calls_pending and not scene.calls
+    assert "No friend called yet." in render_table(scene).alt_text
+    assert "No friend called yet" in table_text(table, [])
+    assert status_line(table) == "2. P2 is calling friends."

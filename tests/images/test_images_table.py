@@ -453,3 +453,21 @@ def test_three_bid_shows_the_bid(bid: BidInfo, said: str) -> None:
 def test_an_impossible_call_or_bid_is_a_render_error(changes: dict[str, object]) -> None:
     with pytest.raises(RenderError):
         render_table(by_player(3, **changes))
+
+
+@pytest.mark.parametrize("count", [3, 5, 6], ids=lambda n: f"{n}-seats")
+def test_the_seat_at_the_bottom_turns_the_table(count: int) -> None:
+    boxes = plate_boxes(count)
+    base = by_player(count, trick=[], winner=None)
+    idle = pixels(render_table(replace(base, bottom=2)).png)
+    for seat in range(count):
+        infos = [replace(info, is_turn=k == seat) for k, info in enumerate(base.seats)]
+        turn = pixels(render_table(replace(base, seats=infos, bottom=2)).png)
+        assert ImageChops.difference(idle, turn).getbbox() == boxes[(seat - 2) % count]
+
+
+def test_a_call_still_to_make_is_said() -> None:
+    rendered = render_table(by_player(5, calls=[], calls_pending=True))
+    assert "No friend called yet." in rendered.alt_text
+    with pytest.raises(RenderError):
+        render_table(by_player(5, bottom=5))
