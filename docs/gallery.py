@@ -221,12 +221,12 @@ def new_games() -> dict[str, Rendered]:
     out["result-find-friends"] = render_result(ResultScene(
         kitty=parse_cards("5H 10S KD 3C 4C JH 5S 7D"), multiplier=0, attacker_points=55,
         level_changes=[
-            LevelChange(names[0], "5", "8", "defended", Side.DEFENDING, is_dealer=True),
-            LevelChange(names[1], "2", "2", "no change", Side.ATTACKING),
-            LevelChange(names[2], "J", "J", "defended, stopped at a must-play level",
+            LevelChange(names[0], "5", "8", ("defended",), Side.DEFENDING, is_dealer=True),
+            LevelChange(names[1], "2", "2", ("no change",), Side.ATTACKING),
+            LevelChange(names[2], "J", "J", ("defended", "stopped at a must-play level"),
                         Side.DEFENDING),
-            LevelChange(names[3], "A", "A", "no change", Side.ATTACKING),
-            LevelChange(names[4], "10", "10", "no change", Side.ATTACKING)],
+            LevelChange(names[3], "A", "A", ("no change",), Side.ATTACKING),
+            LevelChange(names[4], "10", "10", ("no change",), Side.ATTACKING)],
         next_declarers=[names[0], names[2]],
         lines=["Attackers took 55 points in tricks.",
                "Defenders go up: the dealer 2 levels, the friend 1 (stopped at J)."],
@@ -234,9 +234,9 @@ def new_games() -> dict[str, Rendered]:
     out["result-three-bid"] = render_result(ResultScene(
         kitty=parse_cards("KH 10C 3C 4D 7S 8S"), multiplier=2, attacker_points=130,
         level_changes=[
-            LevelChange(names[0], "3", "4", "won as attackers", Side.ATTACKING),
-            LevelChange(names[1], "6", "6", "no change", Side.DEFENDING, is_dealer=True),
-            LevelChange(names[2], "K", "A", "won as attackers", Side.ATTACKING)],
+            LevelChange(names[0], "3", "4", ("won as attackers",), Side.ATTACKING),
+            LevelChange(names[1], "6", "6", ("no change",), Side.DEFENDING, is_dealer=True),
+            LevelChange(names[2], "K", "A", ("won as attackers",), Side.ATTACKING)],
         lines=["130 points against a bid of 85: each attacker goes up 1 level."],
         bid=85, title="Hand 2"))
     return out

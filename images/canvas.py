@@ -119,6 +119,7 @@ class Labels:
     seat_bid: str = "bid {n}"
     passed: str = "pass"
     next_declarers: str = "Declare next"
+    separator: str = ", "  # between the items of a list (the reasons of a level change)
 
     def copy(self, n: int) -> str:
         """Which copy of a called card: ``1st``, ``2nd``…"""

@@ -50,7 +50,7 @@ class LevelChange(NamedTuple):
     who: str
     old: str
     new: str
-    reasons: str = ""
+    reasons: tuple[str, ...] = ()
     side: Side | None = None
     is_dealer: bool = False
 
@@ -78,8 +78,9 @@ def render_result(
     small = text_font(17)
     inner = WIDTH - 2 * MARGIN
     wrapped = [line for text in scene.lines for line in wrap_text(clean_text(text), small, inner)]
-    reasons = [wrap_text(clean_text(c.reasons), small, WIDTH - MARGIN - REASONS_X) if c.reasons
-               else [] for c in scene.level_changes]
+    reasons = [wrap_text(clean_text(labels.separator.join(c.reasons)), small,
+                         WIDTH - MARGIN - REASONS_X) if c.reasons else []
+               for c in scene.level_changes]
     rows = [max(30, 8 + LINE_HEIGHT * len(lines)) for lines in reasons]
     height = (
         MARGIN
@@ -240,4 +241,5 @@ def _change_text(change: LevelChange, labels: Labels) -> str:
         roles.append(labels.defending if change.side is Side.DEFENDING else labels.attacking)
     who = plain_text(change.who) + (f" ({', '.join(roles)})" if roles else "")
     text = f"{who} {plain_text(change.old)} → {plain_text(change.new)}"
-    return text + (f" ({plain_text(change.reasons)})" if change.reasons else "")
+    reasons = labels.separator.join(plain_text(reason) for reason in change.reasons)
+    return text + (f" ({reasons})" if reasons else "")

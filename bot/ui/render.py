@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.table_data import Table
 from bot.text.catalogue import say, template
-from bot.text.events import declaration_text, language_is_chinese, result_lines, trump_name
+from bot.text.events import declaration_text, result_lines, trump_name
 from bot.ui.cards_input import hand_order
 from engine.ai.pool import end_with_parent
 from engine.cards import Card, Rank, parse_cards
@@ -50,7 +50,7 @@ from images import (
     render_result,
     render_table,
 )
-from images.table import bid_text, calls_text, seat_roles
+from images.table import bid_text, seat_roles
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +174,7 @@ def status_line(table: Table) -> str:
     if table.status == "finished" or table.game is None:
         game = table.game
         if game is not None and isinstance(game.phase, MatchOver):
-            return _match_over(table, game.phase)
+            return say(locale, "status_match_over", team=game.phase.winner_team + 1)
         return say(locale, "status_finished")
     phase = table.game.phase
     names = seat_names(table)
@@ -189,18 +189,9 @@ def status_line(table: Table) -> str:
     if isinstance(phase, HandOver):
         return say(locale, "status_hand_over")
     if isinstance(phase, MatchOver):  # the table is being closed right now
-        return _match_over(table, phase)
-    if actor is None:
-        actor = public_view(table.game).turn
-    return say(locale, f"status_{phase.name}", name=names[actor] if actor is not None else "?")
-
-
-def _match_over(table: Table, phase: MatchOver) -> str:
-    """The winner: a team, or with levels by player a seat (``MatchOver.winner_team``)."""
-    if table.rules.seating.individual_levels:
-        return say(table.locale, "status_match_over_player",
-                   name=seat_names(table)[phase.winner_team])
-    return say(table.locale, "status_match_over", team=phase.winner_team + 1)
+        return say(locale, "status_match_over", team=phase.winner_team + 1)
+    key = {"bury": "status_bury", "swap": "status_swap", "play": "status_play"}[phase.name]
+    return say(locale, key, name=names[actor] if actor is not None else "?")
 
 
 def person_to_act(table: Table) -> int | None:
@@ -250,13 +241,9 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
             levels = " / ".join(level.label for level in game.levels)
             lines.append(say(locale, "levels_line", teams=teams, levels=levels, trump=trump)
                          + " · " + points)
-        seat_words = [info.name for info in scene.seats]
-        if scene.bid is not None:
-            lines.append(bid_text(scene.bid, seat_words, words))
-        if scene.calls:
-            lines.append(calls_text(scene.calls, seat_words, words))
-        elif scene.calls_pending:
-            lines.append(words.no_calls)
+        # (the bidding and the calls are in the status line; the hand's bid stays here)
+        if scene.bid is not None and not scene.bid.standing:
+            lines.append(bid_text(scene.bid, [info.name for info in scene.seats], words))
         if view.phase == "deal" and view.standing is not None:
             standing = view.standing
             lines.append(say(locale, "standing_line", text=declaration_text(
@@ -403,11 +390,9 @@ def result_scene(locale: str, result: HandResult, names: Sequence[str],
     seat's level before and after, its side and the reasons of its change."""
     changes: list[LevelChange] = []
     if seating.individual_levels:
-        chinese = language_is_chinese(locale)
         for change in result.changes:
             side = Side.DEFENDING if change.seat in result.defenders else Side.ATTACKING
-            reasons = ("、" if chinese else ", ").join(
-                say(locale, f"reason_{reason}") for reason in change.reasons)
+            reasons = tuple(say(locale, f"reason_{reason}") for reason in change.reasons)
             changes.append(LevelChange(names[change.seat], change.old.label, change.new.label,
                                        reasons, side, change.seat == result.dealer))
     else:

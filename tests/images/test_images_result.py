@@ -50,11 +50,11 @@ def test_same_result_gives_the_same_bytes() -> None:
 
 
 PER_PLAYER = [
-    LevelChange("1. Zoë", "5", "7", "defended", Side.DEFENDING, is_dealer=True),
-    LevelChange("2. Bob", "9", "9", "no change", Side.ATTACKING),
-    LevelChange("3. 小明", "J", "J", "defended, stopped at a must-play level", Side.DEFENDING),
-    LevelChange("4. Ann", "2", "2", "no change", Side.ATTACKING),
-    LevelChange("5. Li", "A", "A", "no change", Side.ATTACKING),
+    LevelChange("1. Zoë", "5", "7", ("defended",), Side.DEFENDING, is_dealer=True),
+    LevelChange("2. Bob", "9", "9", ("no change",), Side.ATTACKING),
+    LevelChange("3. 小明", "J", "J", ("defended", "stopped at a must-play level"), Side.DEFENDING),
+    LevelChange("4. Ann", "2", "2", ("no change",), Side.ATTACKING),
+    LevelChange("5. Li", "A", "A", ("no change",), Side.ATTACKING),
 ]
 
 
@@ -76,7 +76,7 @@ def test_levels_by_player_are_one_row_per_seat_with_side_and_reasons() -> None:
 def test_a_long_reason_wraps_and_makes_its_row_taller() -> None:
     short = render_result(result(level_changes=PER_PLAYER[:1]))
     long = render_result(result(level_changes=[PER_PLAYER[0]._replace(
-        reasons="defended, stopped at a must-play level, a jack in the last trick (扣J)")]))
+        reasons=("defended", "stopped at a must-play level", "a jack in the last trick (扣J)"))]))
     assert long.height > short.height
 
 
