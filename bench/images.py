@@ -1,7 +1,8 @@
 """Picture speed and size: render + PNG-encode times (median of N runs) and file sizes.
 
 Run: .venv/bin/python bench/images.py [--runs N]
-Targets (docs, never asserted in tests): a 25-card hand and a table under 10 ms warm,
+Targets (docs, never asserted in tests): a 25-card hand and a table (3 to 6 seats, with
+fixed teams or levels by player) under 10 ms warm,
 a 52-card hand under 20 ms, every file under 300 KB. "cold" is the first render after the
 caches are emptied (a fresh process; a hand's first also makes the hand palette); the other
 figures are with the caches warm, as in a running bot (whose picture worker draws a hand
@@ -24,11 +25,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.cards import Card, Rank, Suit, deck, parse_cards
 from engine.order import TrumpContext
 from images import (
+    BidInfo,
+    CallInfo,
     DeclarationInfo,
     LevelChange,
     Rendered,
     ResultScene,
     SeatInfo,
+    Side,
     TableScene,
     canvas,
     fonts,
@@ -69,6 +73,26 @@ def cases() -> dict[str, Callable[[], Rendered]]:
         "previous_winner": 1,
         "hand_number": 4,
     }
+    levels = (Rank.FIVE, Rank.TWO, Rank.JACK, Rank.ACE, Rank.TEN, Rank.SEVEN)
+
+    def by_player(count: int) -> list[SeatInfo]:
+        """Levels by player: the dealer and a found friend defend, the rest unknown."""
+        return [SeatInfo(f"玩家 {i}", 17, is_dealer=i == 0, is_turn=i == 3, level=levels[i],
+                         side=Side.DEFENDING if i in (0, 2) else None, is_friend=i == 2)
+                for i in range(count)]
+
+    ace, king = parse_cards("AS KD")
+    trick5 = [(seat, dealt(2, 2, 20 + seat)) for seat in range(4)]
+    friends = {
+        "point_cards": parse_cards("KD 10C 10C 5S KH"),
+        "previous_trick": [(seat, parse_cards("QC")) for seat in range(5)],
+        "previous_winner": 1,
+        "hand_number": 4,
+    }
+    three = [SeatInfo(name, 34, bid=bid, passed=passed, level=level, is_turn=i == 2)
+             for i, (name, bid, passed, level) in enumerate(
+                 [("小明", 85, False, Rank.TWO), ("Bob", None, True, Rank.SIX),
+                  ("Alice", None, False, Rank.KING)])]
     return {
         "hand 25": lambda: render_hand(hand25, ctx)[0],
         "hand 25 marked": lambda: render_hand(
@@ -93,6 +117,23 @@ def cases() -> dict[str, Callable[[], Rendered]]:
                 six, Rank.TWO, None, trump_hidden=True, trick=trick6, winner=2,
                 **mid_hand,  # type: ignore[arg-type]
             )
+        ),
+        "table 5 find-friends": lambda: render_table(
+            TableScene(
+                by_player(5), Rank.FIVE, Suit.SPADES, trick=trick5, winner=1,
+                attacker_points=40, calls=[CallInfo(ace, 2, 2)],
+                **friends,  # type: ignore[arg-type]
+            )
+        ),
+        "table 6 find-friends": lambda: render_table(
+            TableScene(
+                by_player(6), Rank.FIVE, Suit.SPADES, trick=trick6, winner=2,
+                attacker_points=40, calls=[CallInfo(ace, 1, 2), CallInfo(king, 2)],
+                **friends,  # type: ignore[arg-type]
+            )
+        ),
+        "table 3 bidding": lambda: render_table(
+            TableScene(three, None, trump_hidden=True, bid=BidInfo(85, 0, standing=True))
         ),
         "result": lambda: render_result(
             ResultScene(

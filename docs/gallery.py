@@ -1,4 +1,8 @@
-"""Write sample pictures (and their alt texts) to look at: hands, tables, a result.
+"""Write sample pictures (and their alt texts) to look at: hands, tables, results.
+
+Tables of 3 to 6 seats: classic and six with their fixed teams, find-friends with each
+seat's own level and the called friend unknown or found, three-bid bidding and playing;
+results with team rows and with one row per player.
 
 Run: .venv/bin/python docs/gallery.py [FOLDER]   (default: gallery/, which git ignores)
      .venv/bin/python docs/gallery.py --sample    (rewrites the README's docs/*-sample.png)
@@ -23,11 +27,14 @@ from PIL import Image
 from engine.cards import Card, Rank, Suit, deck, parse_cards
 from engine.order import Colour, SuitSystem, TrumpContext
 from images import (
+    BidInfo,
+    CallInfo,
     DeclarationInfo,
     LevelChange,
     Rendered,
     ResultScene,
     SeatInfo,
+    Side,
     TableScene,
     render_hand,
     render_result,
@@ -149,6 +156,7 @@ def samples() -> dict[str, Rendered]:
             attacker_points=0,
         )
     )
+    out.update(new_games())
     out["result"] = render_result(
         ResultScene(
             kitty=parse_cards("5H 10S KD 3C 4C JH 5S 7D"),
@@ -168,6 +176,69 @@ def samples() -> dict[str, Rendered]:
             title="Hand 4",
         )
     )
+    return out
+
+
+def new_games() -> dict[str, Rendered]:
+    """find-friends (5 and 6 seats, levels by player) and three-bid (3 seats)."""
+    out: dict[str, Rendered] = {}
+    levels = [Rank.FIVE, Rank.TWO, Rank.JACK, Rank.ACE, Rank.TEN, Rank.SEVEN]
+    names = ["1. 小明", "2. Bob", "3. 🐉 Dragon", "4. Zoë", "5. 王小二", "6. Ann"]
+    ace = parse_cards("AS")[0]
+    five = [SeatInfo(names[i], 17 - (i < 2), is_dealer=i == 0, is_turn=i == 2, level=levels[i],
+                     side=Side.DEFENDING if i == 0 else None) for i in range(5)]
+    out["table-5-friend-unknown"] = render_table(TableScene(
+        five, Rank.FIVE, Suit.SPADES, calls=[CallInfo(ace, 2)],
+        trick=[(0, parse_cards("KH KH")), (1, parse_cards("3H 9H"))], winner=0,
+        attacker_points=30, point_cards=parse_cards("10D 10C 5H 5S"),
+        previous_trick=[(s, parse_cards(c)) for s, c in
+                        enumerate(["AS", "4S", "KS", "10S", "9S"])], previous_winner=0,
+        hand_number=3, title="find-friends"))
+    # six seats, two friends called: one found (seat 3), the other still unknown
+    six = [SeatInfo(names[i], 14, is_dealer=i == 0, is_turn=i == 4, level=levels[i],
+                    side=Side.DEFENDING if i in (0, 2) else None, is_friend=i == 2)
+           for i in range(6)]
+    out["table-6-one-friend-found"] = render_table(TableScene(
+        six, Rank.FIVE, Suit.HEARTS, calls=[CallInfo(ace, 1, 2),
+                                            CallInfo(parse_cards("KD")[0], 2)],
+        trick=[(2, parse_cards("QC QC")), (3, parse_cards("3C 7C"))], winner=2,
+        attacker_points=55, point_cards=parse_cards("KC 10S 10H 5D 5D"), hand_number=5,
+        title="find-friends · 6"), four_colour=True)
+    bidding = [SeatInfo(names[0], 34, bid=90, level=Rank.THREE),
+               SeatInfo(names[1], 34, passed=True, level=Rank.SIX),
+               SeatInfo(names[2], 34, is_turn=True, level=Rank.KING)]
+    out["table-3-bidding"] = render_table(TableScene(
+        bidding, None, trump_hidden=True, bid=BidInfo(90, 0, standing=True), hand_number=2,
+        title="three-bid"))
+    playing = [SeatInfo(names[i], 20 - (i == 0), is_dealer=i == 1, is_turn=i == 0,
+                        level=(Rank.THREE, Rank.SIX, Rank.KING)[i],
+                        side=Side.DEFENDING if i == 1 else Side.ATTACKING) for i in range(3)]
+    out["table-3-three-bid"] = render_table(TableScene(
+        playing, Rank.SIX, Suit.CLUBS, bid=BidInfo(85, 1),
+        trick=[(1, parse_cards("AD AD")), (2, parse_cards("KD QD"))], winner=1,
+        attacker_points=45, point_cards=parse_cards("KS 10S 10H 10C 5D"), hand_number=2,
+        title="three-bid"))
+    out["result-find-friends"] = render_result(ResultScene(
+        kitty=parse_cards("5H 10S KD 3C 4C JH 5S 7D"), multiplier=0, attacker_points=55,
+        level_changes=[
+            LevelChange(names[0], "5", "8", ("defended",), Side.DEFENDING, is_dealer=True),
+            LevelChange(names[1], "2", "2", ("no change",), Side.ATTACKING),
+            LevelChange(names[2], "J", "J", ("defended", "stopped at a must-play level"),
+                        Side.DEFENDING),
+            LevelChange(names[3], "A", "A", ("no change",), Side.ATTACKING),
+            LevelChange(names[4], "10", "10", ("no change",), Side.ATTACKING)],
+        next_declarers=[names[0], names[2]],
+        lines=["Attackers took 55 points in tricks.",
+               "Defenders go up: the dealer 2 levels, the friend 1 (stopped at J)."],
+        title="Hand 3"))
+    out["result-three-bid"] = render_result(ResultScene(
+        kitty=parse_cards("KH 10C 3C 4D 7S 8S"), multiplier=2, attacker_points=130,
+        level_changes=[
+            LevelChange(names[0], "3", "4", ("won as attackers",), Side.ATTACKING),
+            LevelChange(names[1], "6", "6", ("no change",), Side.DEFENDING, is_dealer=True),
+            LevelChange(names[2], "K", "A", ("won as attackers",), Side.ATTACKING)],
+        lines=["130 points against a bid of 85: each attacker goes up 1 level."],
+        bid=85, title="Hand 2"))
     return out
 
 

@@ -7,13 +7,22 @@ Rendering blocks (Pillow): the bot calls these in a worker process (``bot/ui/ren
     render_table(TableScene(...)) / render_result(ResultScene(...)) -> Rendered
 """
 
-from images.canvas import Labels, Rendered
+from images.canvas import Labels, Rendered, Side
 from images.errors import RenderError
 from images.hand import display_order, render_hand
 from images.result import LevelChange, ResultScene, render_result
-from images.table import DeclarationInfo, SeatInfo, TableScene, render_table
+from images.table import (
+    BidInfo,
+    CallInfo,
+    DeclarationInfo,
+    SeatInfo,
+    TableScene,
+    render_table,
+)
 
 __all__ = [
+    "BidInfo",
+    "CallInfo",
     "DeclarationInfo",
     "Labels",
     "LevelChange",
@@ -21,6 +30,7 @@ __all__ = [
     "Rendered",
     "ResultScene",
     "SeatInfo",
+    "Side",
     "TableScene",
     "display_order",
     "render_hand",

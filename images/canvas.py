@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import io
 import unicodedata
 from dataclasses import dataclass
@@ -26,6 +27,25 @@ SELECTED: RGB = (40, 130, 255)
 NEW: RGB = (255, 140, 0)
 GOLD: RGB = (255, 196, 30)
 TEAM_COLOURS: tuple[RGB, ...] = ((80, 160, 255), (255, 120, 90), (190, 130, 255), (90, 220, 160))
+#: Without fixed teams a seat's colour tells its side this hand, once everybody knows it.
+DEFENDING_COLOUR: RGB = (80, 160, 255)
+ATTACKING_COLOUR: RGB = (255, 150, 110)
+UNKNOWN_COLOUR: RGB = (120, 130, 125)
+
+
+class Side(enum.Enum):
+    """A seat's side this hand, once everybody knows it (no fixed teams)."""
+
+    DEFENDING = "defending"
+    ATTACKING = "attacking"
+
+
+def side_colour(side: Side | None) -> RGB:
+    if side is Side.DEFENDING:
+        return DEFENDING_COLOUR
+    if side is Side.ATTACKING:
+        return ATTACKING_COLOUR
+    return UNKNOWN_COLOUR
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +102,35 @@ class Labels:
     point_cards: str = "point cards"
     last_trick: str = "Last trick"
     won_by: str = "won by"
+    seat_level: str = "Lv {n}"  # a seat's own level on its plate ({n}: the rank)
+    friend: str = "Friend"
+    friend_badge: str = "F"
+    calls: str = "Calls"
+    no_calls: str = "No friend called yet"
+    friend_unknown: str = "friend unknown"
+    no_new_friend: str = "no new friend"
+    first_copy: str = "1st"
+    second_copy: str = "2nd"
+    third_copy: str = "3rd"
+    nth_copy: str = "{n}th"
+    bid: str = "Bid"
+    lowest_bid: str = "Lowest bid"
+    no_bid: str = "No bid yet"
+    seat_bid: str = "bid {n}"
+    passed: str = "pass"
+    next_declarers: str = "Declare next"
+    separator: str = ", "  # between the items of a list (the reasons of a level change)
+
+    def copy(self, n: int) -> str:
+        """Which copy of a called card: ``1st``, ``2nd``…"""
+        named = (self.first_copy, self.second_copy, self.third_copy)
+        return named[n - 1] if 1 <= n <= len(named) else fill(self.nth_copy, n)
 
 
 ENGLISH = Labels()
 
 
-def fill(template: str, n: int) -> str:
+def fill(template: str, n: int | str) -> str:
     """A label with its ``{n}`` replaced (other braces are left alone)."""
     return template.replace("{n}", str(n))
 

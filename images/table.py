@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 from engine.cards import Card, Rank, Suit, parse_cards
 from engine.order import Colour, TrumpSuit
 from images.canvas import (
+    DEFENDING_COLOUR,
     ENGLISH,
     FELT,
     FELT_DARK,
@@ -40,10 +41,12 @@ from images.canvas import (
     TEAM_COLOURS,
     Labels,
     Rendered,
+    Side,
     encode,
     fill,
     plain_text,
     player_text,
+    side_colour,
 )
 from images.cards import (
     card_back,
@@ -82,7 +85,11 @@ _ATTACK: RGB = (255, 150, 110)
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """One seat as everybody sees it. ``team`` picks the plate's colour (None: unknown)."""
+    """One seat as everybody sees it. ``team`` (fixed teams) picks the plate's colour;
+    without fixed teams ``side`` does (None: not known to everybody yet, neutral).
+    ``level``: the seat's own level where levels are per player (shown on its plate);
+    ``is_friend``: a called friend, found by play. While bidding (three-bid), ``bid`` is
+    the seat's last bid and ``passed`` whether it passed."""
 
     name: str
     cards_left: int
@@ -90,6 +97,31 @@ class SeatInfo:
     is_turn: bool = False
     team: int | None = None
     away: bool = False
+    level: Rank | None = None
+    side: Side | None = None
+    is_friend: bool = False
+    bid: int | None = None
+    passed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CallInfo:
+    """find-friends: a called card, "the ``copy``-th ``card`` played"; ``by``: the seat
+    that played that copy (public from that moment), None while nobody has."""
+
+    card: Card
+    copy: int
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BidInfo:
+    """three-bid: the bid (``points`` None: nobody has bid yet) and its ``seat``;
+    ``standing``: the bidding goes on (the lowest bid so far), else the hand's bid."""
+
+    points: int | None
+    seat: int | None = None
+    standing: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +148,15 @@ class TableScene:
     team numbers of :class:`SeatInfo`, and ``defenders`` the team that defends (the others
     attack). ``point_cards`` are the point cards the attackers won. ``hand_number`` 0 is
     not shown. While ``dealing``, ``cards_to_deal`` and ``declaration`` are shown.
+    Without team levels (levels by player: each seat's is on its plate) the teams' row
+    shows the called friends (``calls``; ``calls_pending``: the dealer is still to call)
+    or the bid (``bid``); ``level`` is None while the hand has none yet (three-bid's
+    bidding). ``bottom`` is the seat drawn at the bottom (a viewer's own), the others
+    counter-clockwise from it.
     """
 
     seats: Sequence[SeatInfo]
-    level: Rank
+    level: Rank | None
     trump: TrumpSuit | None = None
     trump_hidden: bool = False
     trick: Sequence[Play] = ()
@@ -135,6 +172,10 @@ class TableScene:
     dealing: bool = False
     cards_to_deal: int = 0
     declaration: DeclarationInfo | None = None
+    calls: Sequence[CallInfo] = ()
+    calls_pending: bool = False
+    bid: BidInfo | None = None
+    bottom: int = 0
 
 
 Box = tuple[int, int, int, int]
@@ -241,9 +282,11 @@ def _draw(scene: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
         _draw_points(image, draw, scene, labels, four_colour)
     layout = _layout(count)
     for seat, cards in scene.trick:
-        _draw_play(image, draw, cards, layout, layout.spots[seat], seat == scene.winner,
+        _draw_play(image, draw, cards, layout, layout.spots[(seat - scene.bottom) % count],
+                   seat == scene.winner,
                    four_colour)
-    for info, box in zip(scene.seats, layout.plates, strict=True):
+    for seat, info in enumerate(scene.seats):
+        box = layout.plates[(seat - scene.bottom) % count]
         _draw_plate(image, draw, info, box, labels)
     if scene.previous_trick:
         _draw_previous(image, draw, scene, labels, four_colour, HEADER + layout.height)
@@ -253,7 +296,8 @@ def _draw(scene: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The 256 colours of every table picture: those of sample tables in play, dealing and
-    with a hidden trump, with two-colour and four-colour cards, every mark and both teams."""
+    with a hidden trump, with two-colour and four-colour cards, every mark, both teams,
+    both sides and the unknown ones of find-friends, and three-bid's bidding."""
     seats = [
         SeatInfo("1. Zoë 🐉", 13, is_dealer=True, team=0),
         SeatInfo("2. 小明", 13, is_turn=True, team=1),
@@ -277,12 +321,31 @@ def _palette() -> Image.Image:
         base, trump_hidden=True, winner=2,
         trick=[(2, parse_cards("9C 9C 8D 8D")), (3, parse_cards("4H 3H 6S 7C"))],
     )
-    height = picture_size(4)[1]
-    sample = Image.new("RGB", (WIDTH, 4 * height))
-    for k, (scene, four_colour) in enumerate(
-        ((playing, False), (dealing, False), (hidden, True), (playing, True))
-    ):
-        sample.paste(_draw(scene, four_colour, ENGLISH), (0, k * height))
+    # levels by player: friends found and not, both sides, the call; the bidding
+    friends = TableScene(
+        [SeatInfo("1. Zoë", 19, is_dealer=True, level=Rank.FIVE, side=Side.DEFENDING),
+         SeatInfo("2. 小明", 19, is_turn=True, level=Rank.TWO),
+         SeatInfo("3. Bob", 18, level=Rank.JACK, side=Side.DEFENDING, is_friend=True),
+         SeatInfo("4. Ann", 18, level=Rank.ACE, side=Side.ATTACKING),
+         SeatInfo("5. 王", 18, level=Rank.TEN)],
+        Rank.FIVE, Suit.SPADES, calls=[CallInfo(parse_cards("AS")[0], 2),
+                                       CallInfo(parse_cards("KH")[0], 1, 2)],
+        trick=[(0, parse_cards("KD KD")), (1, parse_cards("3C 4C"))], winner=0,
+        attacker_points=40, point_cards=parse_cards("KC 10H 5D"),
+    )
+    bidding = TableScene(
+        [SeatInfo("1. Zoë", 33, bid=85, level=Rank.THREE), SeatInfo("2. 小明", 33, passed=True),
+         SeatInfo("3. Bob", 33, is_turn=True, level=Rank.KING)],
+        None, trump_hidden=True, bid=BidInfo(85, 0, standing=True),
+    )
+    drawn = [_draw(scene, four_colour, ENGLISH) for scene, four_colour in (
+        (playing, False), (dealing, False), (hidden, True), (playing, True),
+        (friends, False), (bidding, False))]
+    sample = Image.new("RGB", (WIDTH, sum(image.height for image in drawn)))
+    top = 0
+    for image in drawn:
+        sample.paste(image, (0, top))
+        top += image.height
     return sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
@@ -309,6 +372,14 @@ def _check(scene: TableScene) -> None:
         raise RenderError("a card without points is among the attackers' point cards")
     if scene.declaration is not None and not 0 <= scene.declaration.seat < count:
         raise RenderError(f"a declaration by seat {scene.declaration.seat}, not 0..{count - 1}")
+    if any(not 0 <= c.by < count for c in scene.calls if c.by is not None):
+        raise RenderError(f"a called card played by a seat outside 0..{count - 1}")
+    if any(c.copy < 1 for c in scene.calls):
+        raise RenderError("a call names a copy before the first")
+    if not 0 <= scene.bottom < count:
+        raise RenderError(f"seat {scene.bottom} at the bottom, not 0..{count - 1}")
+    if scene.bid is not None and scene.bid.seat is not None and not 0 <= scene.bid.seat < count:
+        raise RenderError(f"a bid by seat {scene.bid.seat}, not 0..{count - 1}")
     if scene.cards_to_deal < 0 or scene.hand_number < 0:
         raise RenderError("a negative hand number or count of cards to deal")
 
@@ -384,7 +455,7 @@ def _draw_trump_chip(
         return x + size
     suits = _trump_suits(scene.trump) if scene.trump is not None else ()
     pip = 36
-    label = scene.level.label
+    label = scene.level.label if scene.level is not None else "?"
     width = 14 + len(suits) * (pip + 4) + round(rank_font.getlength(label)) + 12
     draw.rounded_rectangle((x, y - size / 2, x + width, y + size / 2), radius=9, fill=_CHIP)
     px = x + 10
@@ -417,8 +488,15 @@ def _draw_teams(
     font = text_font(24)
     level_font = bold_font(36)
     if not scene.levels:
-        x = _label(image, MARGIN, y, labels.level, font)
-        draw_text(image, (x, y), scene.level.label, level_font, GOLD, "lm")
+        if scene.bid is not None:
+            _draw_bid(image, scene, scene.bid, labels)
+        elif scene.calls:
+            _draw_calls(image, draw, scene, labels)
+        elif scene.calls_pending:
+            _label(image, MARGIN, y, labels.no_calls, font, WIDTH - 2 * MARGIN)
+        elif scene.level is not None:
+            x = _label(image, MARGIN, y, labels.level, font)
+            draw_text(image, (x, y), scene.level.label, level_font, GOLD, "lm")
         return
     gap = 12
     teams = len(scene.levels)
@@ -441,6 +519,46 @@ def _draw_teams(
             role = labels.defending if defending else labels.attacking
             role = player_text(role, font, round(level_x - x - 10))
             draw_text(image, (x, y), role, font, INK_MUTED if defending else _ATTACK)
+
+
+def _draw_bid(image: Image.Image, scene: TableScene, bid: BidInfo, labels: Labels) -> None:
+    """three-bid: the standing bid while the players bid, then the hand's bid."""
+    y = TRUMP_ROW + ROW / 2
+    font = text_font(24)
+    if bid.points is None:
+        _label(image, MARGIN, y, labels.no_bid, font, WIDTH - 2 * MARGIN)
+        return
+    x = _label(image, MARGIN, y, labels.lowest_bid if bid.standing else labels.bid, font)
+    number = str(bid.points)
+    draw_text(image, (x, y), number, bold_font(36), GOLD, "lm")
+    x += bold_font(36).getlength(number) + 16
+    if bid.seat is not None:
+        name = player_text(scene.seats[bid.seat].name, font, round(WIDTH - MARGIN - x))
+        draw_text(image, (x, y), name, font, INK)
+
+
+def _draw_calls(
+    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels
+) -> None:
+    """find-friends: each called card ("2nd ♠A"), then who played it or "friend unknown"."""
+    y = TRUMP_ROW + ROW / 2
+    font = text_font(24)
+    start = _label(image, MARGIN, y, labels.calls, font, 140)
+    room = (WIDTH - MARGIN - start) / len(scene.calls)
+    height = 44
+    for k, call in enumerate(scene.calls):
+        x0 = start + k * room
+        x = draw_text(image, (x0, y), player_text(labels.copy(call.copy), font, 90), font,
+                      INK) + 6
+        index = card_index(call.card, height)
+        image.paste(index, (round(x), round(y - height / 2)), index)
+        x += index.width + 8
+        if call.by is None:
+            text, colour = labels.friend_unknown, INK_MUTED
+        else:
+            text, colour = scene.seats[call.by].name, INK
+        draw_text(image, (x, y), player_text(text, font, round(x0 + room - x - 12)), font,
+                  colour)
 
 
 def _draw_points(
@@ -527,17 +645,20 @@ def _draw_plate(
     if info.is_turn:
         draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), radius=15, fill=_TURN)
     draw.rounded_rectangle(box, radius=10, fill=PLATE)
-    team = TEAM_COLOURS[info.team % len(TEAM_COLOURS)] if info.team is not None else _AWAY
-    draw.rounded_rectangle((x0, y0, x0 + 10, y1), radius=5, fill=team)
+    draw.rounded_rectangle((x0, y0, x0 + 10, y1), radius=5, fill=seat_colour(info))
     ink = _AWAY if info.away else INK
     font = text_font(26)
     name_left = x0 + 18
     name_right = x1 - 8
-    if info.is_dealer:
-        badge_font = emphasis_font(labels.dealer_badge, 20)
-        badge = player_text(labels.dealer_badge, badge_font, 50)
+    for shown, word, colour in ((info.is_dealer, labels.dealer_badge, GOLD),
+                                (info.is_friend, labels.friend_badge, DEFENDING_COLOUR)):
+        if not shown:
+            continue
+        badge_font = emphasis_font(word, 20)
+        badge = player_text(word, badge_font, 50)
         bw = max(30, round(badge_font.getlength(badge)) + 12)
-        draw.rounded_rectangle((name_right - bw, y0 + 8, name_right, y0 + 38), radius=15, fill=GOLD)
+        draw.rounded_rectangle((name_right - bw, y0 + 8, name_right, y0 + 38), radius=15,
+                               fill=colour)
         draw_text(image, (name_right - bw / 2, y0 + 23), badge, badge_font, PLATE, "mm")
         name_right -= bw + 6
     name = player_text(info.name, font, name_right - name_left)
@@ -548,11 +669,36 @@ def _draw_plate(
     count = str(info.cards_left)
     draw_text(image, (x, y0 + 60), count, bold_font(24), ink, "lm")
     x += round(bold_font(24).getlength(count)) + 12
-    status = labels.away if info.away else labels.to_play if info.is_turn else ""
-    if status:
+    right = x1 - 8
+    if info.level is not None:
+        word = fill(labels.seat_level, info.level.label)
+        level_font = emphasis_font(word, 22)
+        word = player_text(word, level_font, 90)
+        draw_text(image, (right, y0 + 60), word, level_font, GOLD, "rm")
+        right -= round(text_width(word, level_font)) + 8
+    status = _plate_status(info, labels)
+    if status and right - x > 16:
         small = text_font(22)
-        text = player_text(status, small, x1 - 8 - x)
-        draw_text(image, (x, y0 + 60), text, small, _AWAY if info.away else _TURN)
+        text = player_text(status, small, right - x)
+        colour = _AWAY if info.away else _TURN if status == labels.to_play else INK
+        draw_text(image, (x, y0 + 60), text, small, colour)
+
+
+def _plate_status(info: SeatInfo, labels: Labels) -> str:
+    if info.away:
+        return labels.away
+    if info.passed:
+        return labels.passed
+    if info.bid is not None:
+        return fill(labels.seat_bid, info.bid)
+    return labels.to_play if info.is_turn else ""
+
+
+def seat_colour(info: SeatInfo) -> RGB:
+    """A fixed team's colour, else the seat's side this hand (neutral while unknown)."""
+    if info.team is not None:
+        return TEAM_COLOURS[info.team % len(TEAM_COLOURS)]
+    return side_colour(info.side)
 
 
 def _draw_play(
@@ -615,8 +761,7 @@ def _draw_previous(
     room = WIDTH - MARGIN - x - fixed
     step = min(index_w + 4, max(12, room / max(1, cards - plays))) if cards > plays else index_w
     for seat, played in scene.previous_trick:
-        info = scene.seats[seat]
-        colour = TEAM_COLOURS[info.team % len(TEAM_COLOURS)] if info.team is not None else _AWAY
+        colour = seat_colour(scene.seats[seat])
         width = badge + 6 + (len(played) - 1) * step + index_w
         if seat == scene.previous_winner:
             draw.rounded_rectangle(
@@ -662,10 +807,16 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
     progress = _progress(scene, labels)
     if progress:
         parts.append(", ".join(progress) + ".")
-    parts.append(
-        f"{labels.trump}: {trump_text(scene.trump, scene.trump_hidden, labels)}, "
-        f"{labels.level}: {scene.level.label}."
-    )
+    trump = f"{labels.trump}: {trump_text(scene.trump, scene.trump_hidden, labels)}"
+    if scene.level is not None:
+        trump += f", {labels.level}: {scene.level.label}"
+    parts.append(trump + ".")
+    if scene.bid is not None:
+        parts.append(bid_text(scene.bid, names, labels) + ".")
+    if scene.calls:
+        parts.append(calls_text(scene.calls, names, labels) + ".")
+    elif scene.calls_pending:
+        parts.append(labels.no_calls + ".")
     if scene.dealing:
         declaration = scene.declaration
         if declaration is None:
@@ -700,9 +851,7 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
         parts.append(line)
     seats = []
     for name, info in zip(names, scene.seats, strict=True):
-        notes = [fill(labels.cards_left, info.cards_left)]
-        if info.is_dealer:
-            notes.append(labels.dealer)
+        notes = [fill(labels.cards_left, info.cards_left), *seat_roles(info, labels)]
         if info.is_turn:
             notes.append(labels.to_play)
         if info.away:
@@ -710,3 +859,40 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
         seats.append(f"{name} ({', '.join(notes)})")
     parts.append("; ".join(seats) + ".")
     return " ".join(parts)
+
+
+def seat_roles(info: SeatInfo, labels: Labels) -> list[str]:
+    """A seat's own level, dealer, friend, side and bid in words (the alt text, the
+    table's text)."""
+    notes = []
+    if info.level is not None:
+        notes.append(f"{labels.level} {info.level.label}")
+    if info.is_dealer:
+        notes.append(labels.dealer)
+    if info.is_friend:
+        notes.append(labels.friend)
+    if info.side is not None:
+        notes.append(labels.defending if info.side is Side.DEFENDING else labels.attacking)
+    if info.passed:
+        notes.append(labels.passed)
+    elif info.bid is not None:
+        notes.append(fill(labels.seat_bid, info.bid))
+    return notes
+
+
+def bid_text(bid: BidInfo, names: Sequence[str], labels: Labels) -> str:
+    """``Lowest bid: 85 (2. Bob)``, ``Bid: 80 (1. Zoë)`` or ``No bid yet``."""
+    if bid.points is None:
+        return labels.no_bid
+    by = f" ({names[bid.seat]})" if bid.seat is not None else ""
+    return f"{labels.lowest_bid if bid.standing else labels.bid}: {bid.points}{by}"
+
+
+def calls_text(calls: Sequence[CallInfo], names: Sequence[str], labels: Labels) -> str:
+    """``Calls: 2nd ♠A (friend unknown); 1st ♥K: 3. Bob``"""
+    said = []
+    for call in calls:
+        what = f"{labels.copy(call.copy)} {call.card.pretty}"
+        said.append(f"{what} ({labels.friend_unknown})" if call.by is None
+                    else f"{what}: {names[call.by]}")
+    return f"{labels.calls}: " + "; ".join(said)

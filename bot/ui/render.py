@@ -7,8 +7,10 @@ one (tests, scripts) the async helpers fall back to a thread. The worker is sent
 data (scenes, cards, labels) and sends back PNG bytes. A player's own hand picture (and
 a hand's result) goes before table-message refreshes waiting for the worker.
 
-Public pictures are built from ``public_view`` only, so a hidden trump or a hand can
-never reach the channel.
+Public pictures are built from ``public_view`` only, so a hidden trump, a hand or a
+called friend not yet revealed by play can never reach the channel: a seat is drawn as a
+defender or an attacker only once everybody knows it (``SeatView.defenders``,
+``sides_settled``), a called card as "friend unknown" until its copy is played.
 """
 
 from __future__ import annotations
@@ -31,20 +33,24 @@ from engine.cards import Card, Rank, parse_cards
 from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.order import TrumpContext
 from engine.scoring import HandResult
-from engine.teams import Seating
+from engine.teams import Formation, Seating
 from engine.views import SeatView, public_view
 from images import (
+    BidInfo,
+    CallInfo,
     DeclarationInfo,
     Labels,
     LevelChange,
     Rendered,
     ResultScene,
     SeatInfo,
+    Side,
     TableScene,
     render_hand,
     render_result,
     render_table,
 )
+from images.table import bid_text, seat_roles
 
 log = logging.getLogger(__name__)
 
@@ -210,19 +216,34 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
     """The table as text: seats, levels and trump, the status, the recent events."""
     locale = table.locale
     lines = [f"**{say(locale, 'table_title', preset=table.preset)}**"]
+    game = table.game
+    playing = game is not None and table.status == "playing"
+    scene = table_scene(table) if playing else None
+    words = picture_labels(locale)
     for i, seat in enumerate(table.seats):
         name = seat.name if seat else say(locale, "empty_seat")
         if seat and seat.is_ai:
             name += f" 🤖 {seat.ai_level}"
+        if scene is not None:
+            name += "".join(f" · {note}" for note in seat_roles(scene.seats[i], words))
         lines.append(say(locale, "lobby_line", seat=i + 1, name=name))
-    game = table.game
-    if game is not None and table.status == "playing":
+    if game is not None and scene is not None:
         view = public_view(game)
-        levels = f"{game.levels[0].label} / {game.levels[1].label}"
         trump = trump_name(locale, None if view.ctx is None else
                            ("none" if view.ctx.trump is None else view.ctx.trump.value))
-        lines.append(say(locale, "levels_line", levels=levels, trump=trump) + " · "
-                     + say(locale, "points_line", points=view.attacker_points))
+        points = say(locale, "points_line", points=view.attacker_points)
+        seating = game.rules.seating
+        if seating.individual_levels:  # each seat's level is on its line
+            lines.append(f"{words.trump}: {trump} · {points}")
+        else:
+            teams = " / ".join("+".join(str(s + 1) for s in seating.seats_of_holder(holder))
+                               for holder in range(seating.level_holders))
+            levels = " / ".join(level.label for level in game.levels)
+            lines.append(say(locale, "levels_line", teams=teams, levels=levels, trump=trump)
+                         + " · " + points)
+        # (the bidding and the calls are in the status line; the hand's bid stays here)
+        if scene.bid is not None and not scene.bid.standing:
+            lines.append(bid_text(scene.bid, [info.name for info in scene.seats], words))
         if view.phase == "deal" and view.standing is not None:
             standing = view.standing
             lines.append(say(locale, "standing_line", text=declaration_text(
@@ -250,17 +271,40 @@ def table_scene(table: Table) -> TableScene:
     names = seat_names(table)
     title = say(table.locale, "table_title", preset=table.preset)
     game = table.game
-    if game is None:
-        seating = table.rules.seating
-        seats = [SeatInfo(n, 0, team=seating.fixed_team(i)) for i, n in enumerate(names)]
-        return TableScene(seats, table.rules.level_ranks[0], title=title)
+    if game is None:  # the lobby: fixed teams in their colours, else every seat's level
+        rules = table.rules
+        seating = rules.seating
+        fixed = seating.formation is Formation.FIXED
+        first = rules.level_ranks[0]
+        seats = [SeatInfo(n, 0, team=seating.fixed_team(i) if fixed else None,
+                          level=first if seating.individual_levels else None)
+                 for i, n in enumerate(names)]
+        return TableScene(seats, first, title=title)
     view = public_view(game)
+    seating = game.rules.seating
+    fixed = seating.formation is Formation.FIXED
+    individual = seating.individual_levels
+    bidding = view.phase == "bid"
     actor = table.actor()
+    if actor is None:
+        actor = view.turn
     sizes = view.hand_sizes or (0,) * len(names)
-    seats = [SeatInfo(n, sizes[i], is_dealer=view.dealer == i, is_turn=actor == i,
-                      team=game.rules.seating.holder(i), away=seat is not None and seat.away)
+    defenders = frozenset(view.defenders)
+    dealer = None if bidding else view.dealer  # three-bid: the bidding makes the dealer
+    if view.result is not None and not fixed:  # the sides shown are the hand's just played
+        dealer = view.result.dealer
+    last_bids = dict(view.bids)
+    seats = [SeatInfo(n, sizes[i], is_dealer=dealer == i, is_turn=actor == i,
+                      team=seating.fixed_team(i) if fixed else None,
+                      away=seat is not None and seat.away,
+                      level=view.seat_levels[i] if individual else None,
+                      side=None if fixed else _side(view, i),
+                      is_friend=seating.formation is Formation.CALLED and i in defenders
+                      and i != dealer,
+                      bid=last_bids.get(i) if bidding else None,
+                      passed=bidding and i in last_bids and last_bids[i] is None)
              for i, (n, seat) in enumerate(zip(names, table.seats, strict=True))]
-    level = view.level or game.level_of(view.dealer or 0)
+    level = view.level or (None if bidding else game.level_of(view.dealer or 0))
     trick = [(seat, list(cards)) for seat, cards in view.trick]
     winner = None
     phase = game.phase
@@ -268,11 +312,9 @@ def table_scene(table: Table) -> TableScene:
         plays = [cards for _, cards in phase.trick.plays]
         winner = phase.trick.plays[game.play_rules.trick_winner(phase.trick.lead, plays,
                                                                 phase.ctx)][0]
-    # the dealer's team defends; the point cards are those of the tricks the others won
-    seating = game.rules.seating  # (the bot seats fixed partnerships only, so far)
-    defenders = seating.holder(view.dealer) if view.dealer is not None else None
-    point_cards = [card for plays, won_by, _ in view.tricks
-                   if defenders is not None and seating.holder(won_by) != defenders
+    # the point cards are those of the tricks won by seats not known to defend (a friend
+    # found takes its tricks' points back from the attackers, as the engine counts them)
+    point_cards = [card for plays, won_by, _ in view.tricks if won_by not in defenders
                    for _, cards in plays for card in cards if card.points]
     previous = view.tricks[-1] if view.tricks else None
     dealing = view.phase == "deal"
@@ -281,11 +323,35 @@ def table_scene(table: Table) -> TableScene:
         seats, level, trump=view.ctx.trump if view.ctx else None,
         trump_hidden=view.ctx is None, trick=trick, winner=winner,
         attacker_points=view.attacker_points, title=title,
-        levels=view.levels, defenders=defenders, point_cards=point_cards,
+        levels=() if individual else view.levels,
+        defenders=seating.holder(view.dealer) if view.dealer is not None and not individual
+        else None,
+        point_cards=point_cards,
         previous_trick=[(seat, list(cards)) for seat, cards in previous[0]] if previous else (),
         previous_winner=previous[1] if previous else None,
         hand_number=view.hand_number + 1, dealing=dealing, cards_to_deal=view.cards_to_deal,
-        declaration=DeclarationInfo(standing.seat, standing.cards) if standing else None)
+        declaration=DeclarationInfo(standing.seat, standing.cards) if standing else None,
+        calls=[CallInfo(card, copy, by) for card, copy, by in view.calls],
+        calls_pending=seating.formation is Formation.CALLED and view.phase in ("bury", "call"),
+        bid=_bid(view) if seating.formation is Formation.BID and not dealing else None)
+
+
+def _side(view: SeatView, seat: int) -> Side | None:
+    """``seat``'s side as everybody knows it: a defender once known (the dealer, a friend
+    found by play), an attacker once no friend is still to be found; else None."""
+    if view.phase in ("deal", "bid") or not view.defenders:
+        return None
+    if seat in view.defenders:
+        return Side.DEFENDING
+    return Side.ATTACKING if view.sides_settled else None
+
+
+def _bid(view: SeatView) -> BidInfo:
+    """three-bid: the lowest bid so far while bidding, then the hand's bid and dealer."""
+    if view.phase == "bid":
+        seat = next((s for s, points in reversed(view.bids) if points is not None), None)
+        return BidInfo(view.bid, seat, standing=True)
+    return BidInfo(view.bid, view.dealer)
 
 
 async def table_picture(table: Table) -> Rendered:
@@ -318,16 +384,39 @@ def _hand_only(cards: Sequence[Card], ctx: TrumpContext | None, **marks: Any) ->
     return render_hand(cards, ctx, **marks)[0]
 
 
+def result_scene(locale: str, result: HandResult, names: Sequence[str],
+                 seating: Seating) -> ResultScene:
+    """A hand's result: the fixed teams' levels (two rows), or with levels by player each
+    seat's level before and after, its side and the reasons of its change."""
+    changes: list[LevelChange] = []
+    if seating.individual_levels:
+        for change in result.changes:
+            side = Side.DEFENDING if change.seat in result.defenders else Side.ATTACKING
+            reasons = tuple(say(locale, f"reason_{reason}") for reason in change.reasons)
+            changes.append(LevelChange(names[change.seat], change.old.label, change.new.label,
+                                       reasons, side, change.seat == result.dealer))
+    else:
+        by_holder = {change.seat: change for change in result.changes}
+        defenders = seating.holder(result.dealer)
+        for holder in sorted(range(seating.level_holders), key=lambda h: h != defenders):
+            seats = seating.seats_of_holder(holder)
+            team = "+".join(str(s + 1) for s in seats)
+            first = by_holder.get(seats[0])
+            if first is None:  # a result built without its changes
+                old, new = ((result.old_levels[0], result.new_levels[0]) if holder == defenders
+                            else (result.old_levels[1], result.new_levels[1]))
+            else:
+                old, new = first.old, first.new
+            changes.append(LevelChange(team, old.label, new.label))
+    bid = seating.formation is Formation.BID
+    return ResultScene(list(result.kitty), result.multiplier, result.attacker_points,
+                       changes, "" if bid or result.next_declarers else
+                       names[result.next_dealer], result_lines(locale, result),
+                       bid=result.bid,
+                       next_declarers=[names[s] for s in result.next_declarers])
+
+
 async def result_picture(locale: str, result: HandResult, names: Sequence[str],
                          seating: Seating) -> Rendered:
-    defenders = seating.fixed_team(result.dealer)
-    teams = ["+".join(str(s + 1) for s in range(seating.players) if seating.fixed_team(s) == t)
-             for t in (0, 1)]
-    changes = [LevelChange(f"{teams[defenders]}", result.old_levels[0].label,
-                           result.new_levels[0].label),
-               LevelChange(f"{teams[1 - defenders]}", result.old_levels[1].label,
-                           result.new_levels[1].label)]
-    scene = ResultScene(list(result.kitty), result.multiplier, result.attacker_points,
-                        changes, names[result.next_dealer], result_lines(locale, result))
-    return await _draw(True, render_result, scene, labels=picture_labels(locale))
-
+    return await _draw(True, render_result, result_scene(locale, result, names, seating),
+                       labels=picture_labels(locale))

@@ -13,8 +13,24 @@ from PIL import Image, ImageChops
 
 from engine.cards import Rank, Suit, parse_cards
 from engine.order import Colour
-from images import DeclarationInfo, Labels, RenderError, SeatInfo, TableScene, render_table
-from images.canvas import ALT_TEXT_LIMIT, ENGLISH
+from images import (
+    BidInfo,
+    CallInfo,
+    DeclarationInfo,
+    Labels,
+    RenderError,
+    SeatInfo,
+    Side,
+    TableScene,
+    render_table,
+)
+from images.canvas import (
+    ALT_TEXT_LIMIT,
+    ATTACKING_COLOUR,
+    DEFENDING_COLOUR,
+    ENGLISH,
+    UNKNOWN_COLOUR,
+)
 from images.table import PLATE_SIZE, WIDTH, _layout, picture_size
 
 
@@ -315,3 +331,143 @@ def test_the_game_state_survives_the_alt_text_limit() -> None:
         rendered.alt_text
     )
     assert "Last trick: 1. Bartholomew" in rendered.alt_text
+
+
+# -- levels by player, sides, friends and bids (find-friends, three-bid) ----------------
+
+LEVELS = (Rank.TWO, Rank.FIVE, Rank.NINE, Rank.JACK, Rank.ACE, Rank.KING)
+
+
+def by_player(count: int, **changes: object) -> TableScene:
+    """Levels by player: seat 0 deals and defends, the others' sides not yet known."""
+    infos = [SeatInfo(f"{i + 1}. Player", 20, is_dealer=i == 0, level=LEVELS[i],
+                      side=Side.DEFENDING if i == 0 else None) for i in range(count)]
+    return scene(count, **{"seats": infos, "calls": [CallInfo(parse_cards("AS")[0], 2)],
+                           **changes})
+
+
+def plate_boxes(count: int) -> list[tuple[int, int, int, int]]:
+    """Each seat's plate as the PNG shows it: what changes when that seat is to play (its
+    gold frame and the words "to play")."""
+    base = by_player(count, trick=[], winner=None)
+    idle = pixels(render_table(base).png)
+    boxes = []
+    for seat in range(count):
+        infos = [replace(info, is_turn=k == seat) for k, info in enumerate(base.seats)]
+        turn = pixels(render_table(replace(base, seats=infos)).png)
+        box = ImageChops.difference(idle, turn).getbbox()
+        assert box is not None, seat
+        boxes.append(box)
+    return boxes
+
+
+@pytest.mark.parametrize("count", [3, 4, 5, 6], ids=lambda n: f"{n}-seats")
+def test_seat_plates_do_not_overlap_in_the_picture(count: int) -> None:
+    boxes = plate_boxes(count)
+    width, height = picture_size(count)
+    for seat, box in enumerate(boxes):
+        assert box[0] >= 0 and box[2] <= width and box[1] >= 180 and box[3] <= height - 96
+        assert not any(overlaps(box, other) for k, other in enumerate(boxes) if k != seat)
+    # seat 0 at the bottom, the next seats up the right side
+    assert max(box[3] for box in boxes) == boxes[0][3]
+    assert boxes[1][0] > boxes[0][0]
+
+
+@pytest.mark.parametrize("count", [3, 5, 6], ids=lambda n: f"{n}-seats")
+def test_the_alt_text_names_each_seats_own_level(count: int) -> None:
+    rendered = render_table(by_player(count))
+    assert pixels(rendered.png).size == picture_size(count)
+    for seat in range(count):
+        assert f"{seat + 1}. Player (20 cards, Level {LEVELS[seat].label}" in rendered.alt_text
+    assert "Team" not in rendered.alt_text
+
+
+def test_a_seats_level_is_drawn_on_its_plate() -> None:
+    lower = by_player(5)
+    higher = replace(lower, seats=[replace(lower.seats[3], level=Rank.QUEEN)
+                                   if k == 3 else info for k, info in enumerate(lower.seats)])
+    box = plate_boxes(5)[3]
+    diff = ImageChops.difference(pixels(render_table(lower).png),
+                                 pixels(render_table(higher).png)).getbbox()
+    assert diff is not None and overlaps(diff, box)
+
+
+def bar_colour(rendered_png: bytes, box: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    """The colour of a plate's side bar (its left edge, half way down)."""
+    x0, y0, _, y1 = box
+    return pixels(rendered_png).getpixel((x0 + 5 + 5, (y0 + y1) // 2))  # type: ignore[return-value]
+
+
+def near(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return all(abs(p - q) <= 24 for p, q in zip(a, b, strict=True))
+
+
+def test_sides_are_coloured_once_known_and_unknown_seats_stay_neutral() -> None:
+    base = by_player(5, trick=[], winner=None)
+    boxes = plate_boxes(5)
+    known = replace(base, seats=[
+        replace(info, side=Side.DEFENDING if k in (0, 2) else Side.ATTACKING,
+                is_friend=k == 2) for k, info in enumerate(base.seats)])
+    before, after = render_table(base).png, render_table(known).png
+    assert near(bar_colour(before, boxes[0]), DEFENDING_COLOUR)
+    assert all(near(bar_colour(before, boxes[k]), UNKNOWN_COLOUR) for k in (1, 2, 3, 4))
+    assert near(bar_colour(after, boxes[2]), DEFENDING_COLOUR)
+    assert all(near(bar_colour(after, boxes[k]), ATTACKING_COLOUR) for k in (1, 3, 4))
+    assert "3. Player (20 cards, Level 9, Friend, defending)" in render_table(known).alt_text
+
+
+@pytest.mark.parametrize(
+    ("calls", "said"),
+    [([CallInfo(parse_cards("AS")[0], 2)], "Calls: 2nd ♠A (friend unknown)."),
+     ([CallInfo(parse_cards("AS")[0], 1, 3), CallInfo(parse_cards("KH")[0], 3)],
+      "Calls: 1st ♠A: 4. Player; 3rd ♥K (friend unknown)."),
+     ([CallInfo(parse_cards("BJ")[0], 4)], "Calls: 4th BJ (friend unknown).")],
+    ids=["one-unknown", "one-found-one-not", "fourth-copy"])
+def test_the_calls_are_shown_with_the_friend_or_friend_unknown(calls: list[CallInfo],
+                                                              said: str) -> None:
+    rendered = render_table(by_player(6, calls=calls))
+    assert said in rendered.alt_text
+    other = render_table(by_player(6, calls=[CallInfo(parse_cards("QD")[0], 1)]))
+    header = (0, 0, WIDTH, 180)
+    assert pixels(rendered.png).crop(header) != pixels(other.png).crop(header)
+
+
+@pytest.mark.parametrize(
+    ("bid", "said"),
+    [(BidInfo(None, standing=True), "No bid yet."),
+     (BidInfo(85, 1, standing=True), "Lowest bid: 85 (2. Player)."),
+     (BidInfo(80, 2), "Bid: 80 (3. Player).")],
+    ids=["nobody-yet", "standing", "the-hands-bid"])
+def test_three_bid_shows_the_bid(bid: BidInfo, said: str) -> None:
+    rendered = render_table(by_player(3, calls=[], bid=bid, level=None, trump_hidden=True))
+    assert said in rendered.alt_text
+    assert rendered.alt_text.startswith("Trump: ? (hidden). ")
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"calls": [CallInfo(parse_cards("AS")[0], 1, 5)]},
+     {"calls": [CallInfo(parse_cards("AS")[0], 0)]},
+     {"bid": BidInfo(85, 3)}],
+    ids=["call-answered-by-no-seat", "call-of-copy-0", "bid-by-no-seat"])
+def test_an_impossible_call_or_bid_is_a_render_error(changes: dict[str, object]) -> None:
+    with pytest.raises(RenderError):
+        render_table(by_player(3, **changes))
+
+
+@pytest.mark.parametrize("count", [3, 5, 6], ids=lambda n: f"{n}-seats")
+def test_the_seat_at_the_bottom_turns_the_table(count: int) -> None:
+    boxes = plate_boxes(count)
+    base = by_player(count, trick=[], winner=None)
+    idle = pixels(render_table(replace(base, bottom=2)).png)
+    for seat in range(count):
+        infos = [replace(info, is_turn=k == seat) for k, info in enumerate(base.seats)]
+        turn = pixels(render_table(replace(base, seats=infos, bottom=2)).png)
+        assert ImageChops.difference(idle, turn).getbbox() == boxes[(seat - 2) % count]
+
+
+def test_a_call_still_to_make_is_said() -> None:
+    rendered = render_table(by_player(5, calls=[], calls_pending=True))
+    assert "No friend called yet." in rendered.alt_text
+    with pytest.raises(RenderError):
+        render_table(by_player(5, bottom=5))
