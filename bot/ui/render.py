@@ -31,7 +31,7 @@ from engine.cards import Card, Rank, parse_cards
 from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.order import TrumpContext
 from engine.scoring import HandResult
-from engine.teams import Seating
+from engine.teams import Formation, Seating
 from engine.views import SeatView, public_view
 from images import (
     DeclarationInfo,
@@ -252,7 +252,9 @@ def table_scene(table: Table) -> TableScene:
     game = table.game
     if game is None:
         seating = table.rules.seating
-        seats = [SeatInfo(n, 0, team=seating.fixed_team(i)) for i, n in enumerate(names)]
+        seats = [SeatInfo(n, 0, team=seating.fixed_team(i)
+                          if seating.formation is Formation.FIXED else None)
+                 for i, n in enumerate(names)]
         return TableScene(seats, table.rules.level_ranks[0], title=title)
     view = public_view(game)
     actor = table.actor()
