@@ -193,7 +193,19 @@ def _game_reaching(rules_preset: str, options: dict[str, Any], wanted: type,
     raise AssertionError(f"no game reached {wanted.__name__}")
 
 
+def _table_of(game: Game) -> Table:
+    """A table playing ``game`` (its seats empty: only the game is asked about)."""
+    table = Table(1, 9, 100, game.rules.preset, {}, FAST, [None] * game.players)
+    table.game = game
+    return table
+
+
 TRANSFERS = {"level_transfer": True, "level_ranks": "10,J,Q,K,A"}
+
+NEW_PHASES = pytest.mark.parametrize(("preset", "options", "phase"), [
+    ("three-bid", {}, Bidding), ("three-bid", {}, NamingTrump),
+    ("find-friends", {}, CallingFriends), ("find-friends", TRANSFERS, Transferring),
+], ids=["bid", "name-trump", "call-friends", "transfer"])
 
 
 class Wrong(EngineDeciders):
@@ -203,17 +215,12 @@ class Wrong(EngineDeciders):
         return Declare(seat, ()) if seed % 2 else Play(seat, ())
 
 
-@pytest.mark.parametrize(("preset", "options", "phase"), [
-    ("three-bid", {}, Bidding), ("three-bid", {}, NamingTrump),
-    ("find-friends", {}, CallingFriends), ("find-friends", TRANSFERS, Transferring),
-], ids=["bid", "name-trump", "call-friends", "transfer"])
+@NEW_PHASES
 @pytest.mark.parametrize("seed", [1, 2], ids=["play", "declare"])
 async def test_a_refused_decision_falls_back_to_a_legal_one_in_every_new_phase(
         preset: str, options: dict[str, Any], phase: type, seed: int) -> None:
     game = _game_reaching(preset, options, phase)
-    table = Table(1, 9, 100, preset, options, FAST, [None] * game.players)
-    table.game = game
-    seat = table.actor()
+    seat = _table_of(game).actor()
     assert seat is not None
     with AiPool(1) as pool:
         action = await Wrong(pool).decide(game, seat, "easy", seed)
@@ -223,15 +230,26 @@ async def test_a_refused_decision_falls_back_to_a_legal_one_in_every_new_phase(
         assert action == after_hand_default(game.phase)
 
 
-@pytest.mark.parametrize(("preset", "options", "phase"), [
-    ("three-bid", {}, Bidding), ("three-bid", {}, NamingTrump),
-    ("find-friends", {}, CallingFriends), ("find-friends", TRANSFERS, Transferring),
-], ids=["bid", "name-trump", "call-friends", "transfer"])
+@NEW_PHASES
+@pytest.mark.parametrize("level", ["easy", "normal"])
+async def test_a_computer_player_decides_every_new_phase_by_itself_and_legally(
+        caplog: pytest.LogCaptureFixture, preset: str, options: dict[str, Any], phase: type,
+        level: str) -> None:
+    game = _game_reaching(preset, options, phase)
+    seat = _table_of(game).actor()
+    assert seat is not None
+    with AiPool(1) as pool, caplog.at_level(logging.WARNING, logger="bot.ai"):
+        action = await EngineDeciders(pool).decide(game, seat, level, 5)
+    apply(game.state, action)  # legal: no EngineError
+    assert getattr(action, "seat", None) == seat
+    assert not [r for r in caplog.records if r.name == "bot.ai"]  # no fallback
+
+
+@NEW_PHASES
 def test_the_table_waits_for_the_seat_the_phase_names(preset: str, options: dict[str, Any],
                                                      phase: type) -> None:
     game = _game_reaching(preset, options, phase)
-    table = Table(1, 9, 100, preset, options, FAST, [None] * game.players)
-    table.game = game
+    table = _table_of(game)
     waiting = game.phase
     expected = {Bidding: lambda: waiting.turn, NamingTrump: lambda: waiting.dealer,
                 CallingFriends: lambda: waiting.dealer,
@@ -312,7 +330,7 @@ async def test_a_person_whose_transfer_timer_runs_out_gets_the_default(backend: 
     mine = []
     script = Game(game.rules, game.seed)
     while len(script.log) < at:
-        if _actor(script) == 0:
+        if _table_of(script).actor() == 0:
             mine.append(len(script.log))
         script.apply(_script(script))
     for index in mine:
@@ -331,7 +349,3 @@ async def test_a_person_whose_transfer_timer_runs_out_gets_the_default(backend: 
     assert kinds.index(("away", 0)) < kinds.index(("levels_kept", 0))
 
 
-def _actor(game: Game) -> int | None:
-    table = Table(1, 9, 100, game.rules.preset, {}, FAST, [None] * game.players)
-    table.game = game
-    return table.actor()
