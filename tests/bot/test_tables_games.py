@@ -349,3 +349,32 @@ async def test_a_person_whose_transfer_timer_runs_out_gets_the_default(backend: 
     assert kinds.index(("away", 0)) < kinds.index(("levels_kept", 0))
 
 
+
+
+# -- a restart in the new phases ------------------------------------------------------------
+
+@pytest.mark.parametrize(("preset", "phase"), [("three-bid", Bidding),
+                                               ("find-friends", CallingFriends)],
+                         ids=["bidding", "calling"])
+async def test_a_table_restored_while_a_person_decides_waits_for_them_again(
+        backend: Backend, preset: str, phase: type) -> None:
+    store = await backend.open()
+    service = TableService(store, Recorder(), RandomDeciders(declare_chance=0.0),
+                           default_settings=FAST, seed=3)
+    _OPEN.extend([service, store])
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset=preset, options={})
+    await service.start(1, 100)
+    # nobody declares: Ann (seat 0) bids first in three-bid, deals in find-friends
+    while not isinstance(table.game.phase, phase):
+        await _wait(lambda: table.actor() == 0)
+        if not isinstance(table.game.phase, phase):
+            await service.act(1, 100, lambda seat: _script(table.game))
+    await service.close()
+    fingerprint = table.game.fingerprint()
+    again = TableService(store, Recorder(), RandomDeciders(), default_settings=FAST)
+    _OPEN.append(again)
+    (restored,) = await again.restore()
+    assert restored.table.game.fingerprint() == fingerprint
+    assert isinstance(restored.table.game.phase, phase) and restored.table.actor() == 0
+    assert restored.table.turn_ends is not None  # her timer runs again
