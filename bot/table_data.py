@@ -222,5 +222,6 @@ def fitting_decks(preset: str, options: dict[str, Any]) -> dict[str, Any]:
             return {**options, "decks": decks}
     return options
 
+
 #: The presets a table can be opened with (the command's choices).
 HOSTED_PRESETS = tuple(name for name in PRESETS if hosted(ruleset(name)))

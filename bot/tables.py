@@ -31,7 +31,15 @@ from typing import Any, Protocol
 from bot.errors import BotError
 from bot.outbox import Outbox
 from bot.store import HandRecord, SeatRecord, Store, StoreError, TableRecord
-from bot.table_data import AI_LEVELS, Seat, Table, TableSettings, after_hand_default, check_hosted
+from bot.table_data import (
+    AI_LEVELS,
+    Seat,
+    Table,
+    TableSettings,
+    after_hand_default,
+    check_hosted,
+    fitting_decks,
+)
 from bot.text.catalogue import SOURCE
 from bot.text.events import result_lines
 from engine.actions import (
@@ -226,6 +234,7 @@ class TableService:
             raise BotError("table_exists")
         if channel_id in self.damaged:
             raise BotError("table_damaged", reason=self.damaged[channel_id].reason)
+        options = fitting_decks(preset, options)  # (6 players of find-friends: 3 decks)
         try:
             rules = ruleset(preset, **options)
         except EngineError as exc:

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.services import Services, services_of
 from bot.stats.settings import parse_option_text
-from bot.table_data import AI_LEVELS, HOSTED_PRESETS, fitting_decks
+from bot.table_data import AI_LEVELS, HOSTED_PRESETS
 from bot.text.catalogue import say
 from bot.text.presets import preset_rules_text, presets_text
 from bot.tree import locale_of, reply
@@ -57,7 +57,6 @@ class Lobby(ShengjiCog):
         chosen_options.update({name: value for name, value in
                                (("players", players), ("decks", decks)) if value is not None})
         preset, chosen = server.rules_for(preset, chosen_options)
-        chosen = fitting_decks(preset, chosen)
         settings = self.services.default_table_settings
         turn_timer = float(timer) if timer is not None else server.turn_timer
         if turn_timer is not None:

@@ -108,18 +108,22 @@ async def test_a_table_size_the_rules_do_not_describe_is_refused_and_nothing_is_
     assert service.tables == {} and await store.load_tables() == []
 
 
-@pytest.mark.parametrize(("preset", "options", "seats"), [
-    ("find-friends", {}, 5), ("find-friends", {"decks": 3}, 5),
-    ("find-friends", {"players": 6, "decks": 3}, 6), ("three-bid", {}, 3), ("six", {}, 6),
-], ids=["ff-5x2", "ff-5x3", "ff-6x3", "three-bid", "six"])
+@pytest.mark.parametrize(("preset", "options", "seats", "decks"), [
+    ("find-friends", {}, 5, 2), ("find-friends", {"decks": 3}, 5, 3),
+    ("find-friends", {"players": 6, "decks": 3}, 6, 3),
+    ("find-friends", {"players": "6"}, 6, 3),  # 6 players: the decks follow
+    ("three-bid", {}, 3, 2), ("six", {}, 6, 3),
+], ids=["ff-5x2", "ff-5x3", "ff-6x3", "ff-6-seats-get-3-decks", "three-bid", "six"])
 async def test_a_table_has_a_seat_for_every_player_of_its_rules(
-        backend: Backend, preset: str, options: dict[str, Any], seats: int) -> None:
+        backend: Backend, preset: str, options: dict[str, Any], seats: int, decks: int
+        ) -> None:
     store = await backend.open()
     service = TableService(store, Recorder(), RandomDeciders(), default_settings=FAST)
     _OPEN.extend([service, store])
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset=preset, options=options)
     assert len(table.seats) == seats
+    assert table.rules.decks == decks
     for user in range(101, 100 + seats):  # everyone can sit; one more cannot
         await service.join(1, user, f"P{user}")
     with pytest.raises(BotError) as full:
