@@ -382,3 +382,27 @@ async def test_a_table_restored_while_a_person_decides_waits_for_them_again(
     assert restored.table.game.fingerprint() == fingerprint
     assert isinstance(restored.table.game.phase, phase) and restored.table.actor() == 0
     assert restored.table.turn_ends is not None  # her timer runs again
+
+
+async def test_a_six_seat_match_runs_to_its_end_and_plays_again_with_the_same_seats(
+        backend: Backend) -> None:
+    store = await backend.open()
+    recorder = Recorder()
+    service = TableService(store, recorder, RandomDeciders(), default_settings=FAST, seed=5)
+    _OPEN.extend([service, store])
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="six", options={"level_ranks": "K,A",
+                                                        "finish": "reach_ace"})
+    await service.join(1, 101, "Bea")
+    await service.add_ai(1, 100, level="normal")
+    await service.start(1, 100)
+    for user in (100, 101):
+        await service.leave(1, user)
+    await _wait(lambda: table.status == "finished")
+    again = await service.play_again(1, 101)
+    assert again.status == "lobby" and len(again.seats) == 6
+    assert [(s.kind, s.name) for s in again.seats[:3]] == [
+        ("human", "Ann"), ("human", "Bea"), ("ai", "Bot 3")]
+    assert [s.ai_level for s in again.seats[2:]] == ["normal"] + ["easy"] * 3
+    await service.start(1, 100)
+    assert again.game is not None and again.game.players == 6
