@@ -406,3 +406,23 @@ async def test_a_six_seat_match_runs_to_its_end_and_plays_again_with_the_same_se
     assert [s.ai_level for s in again.seats[2:]] == ["normal"] + ["easy"] * 3
     await service.start(1, 100)
     assert again.game is not None and again.game.players == 6
+
+
+@pytest.mark.parametrize(("preset", "own"), [("three-bid", (Bid, PassBid)),
+                                             ("find-friends", (CallFriends,))],
+                         ids=["bid", "call"])
+async def test_a_person_whose_bid_or_call_times_out_gets_a_computer_standing_in(
+        backend: Backend, preset: str, own: tuple[type, ...]) -> None:
+    store = await backend.open()
+    recorder = Recorder()
+    service = TableService(store, recorder, RandomDeciders(declare_chance=0.0),
+                           default_settings=FAST, seed=3)
+    _OPEN.extend([service, store])
+    # nobody declares: Ann (seat 0) bids first in three-bid and deals in find-friends
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset=preset, options={},
+                                 settings=replace(FAST, turn_timer=0.05))
+    await service.start(1, 100)
+    await _wait(lambda: any(isinstance(a, own) and a.seat == 0 for a in table.game.log))
+    assert table.seats[0].away
+    assert ("away", 0) in [(e.kind, e.seat) for e in recorder.public]
