@@ -2,9 +2,12 @@
 
 The computer player is handed ``seat_view(game, seat)`` only: what a person in that
 seat would see. ``easy`` (the heuristic) runs inline; ``normal`` and ``hard`` (search)
-run in a worker process pool so the event loop keeps answering other tables. A decision
-that the engine would refuse (it should never happen) falls back to a random legal one,
-so a table never stalls.
+run in a worker process pool so the event loop keeps answering other tables. They decide
+every phase: declaring, burying, the changzhu swap and play, and in find-friends and
+three-bid bidding, naming the trump, calling friends and the level transfer
+(``engine.ai.phases``). A decision that the engine would refuse (it should never
+happen) falls back to a legal one, so a table never stalls: the after-hand choice's
+default (``bot.table_data.after_hand_default``: no level moves), else a random one.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ import asyncio
 import logging
 import random
 
+from bot.table_data import after_hand_default
 from engine.actions import Action, Declare, Play
 from engine.ai import AiPool, choose, choose_cards
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.game import Dealing, Game, Playing
+from engine.game import Dealing, Game, Playing, apply
 from engine.legal import check_play
 from engine.simulate import random_action
 from engine.views import seat_view
@@ -38,16 +42,24 @@ class EngineDeciders:
         return await self.pool.choose(view, level, seed, loop=asyncio.get_running_loop())
 
     async def decide(self, game: Game, seat: int, level: str, seed: int) -> Action:
+        """``seat``'s decision now (the game waits for it): the computer player's, if the
+        rules take it, else a legal fallback."""
         action = await self._choose(game, seat, level, seed)
-        if isinstance(action, Play):
+        if isinstance(action, Declare):  # (declaring is asked by ``declaration``)
+            action = None
+        if action is not None:
             try:
-                check_play(game, seat, action.cards)
+                if isinstance(action, Play):
+                    check_play(game, seat, action.cards)
+                else:
+                    apply(game.state, action)  # (a pure step: the game is not changed)
             except EngineError as exc:
-                log.warning("computer player chose an illegal play (%s); playing at random",
-                            exc.code)
+                log.warning("computer player chose an illegal %s (%s); choosing another",
+                            type(action).__name__, exc.code)
                 action = None
-        if action is None or isinstance(action, Declare):
-            action = random_action(game, random.Random(seed), declare_chance=0.0)
+        if action is None:
+            action = after_hand_default(game.phase) or \
+                random_action(game, random.Random(seed), declare_chance=0.0)
         assert action is not None
         return action
 

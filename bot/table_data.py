@@ -10,8 +10,22 @@ import logging
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from bot.errors import BotError
 from bot.store import SeatKind, SeatRecord, TableRecord, TableStatus
-from engine.game import Burying, Dealing, Game, Playing, Swapping
+from engine.actions import Action, AnswerTransfer, Transfer
+from engine.errors import EngineError
+from engine.game import (
+    Bidding,
+    Burying,
+    CallingFriends,
+    Dealing,
+    Game,
+    NamingTrump,
+    Phase,
+    Playing,
+    Swapping,
+    Transferring,
+)
 from engine.rules import PRESETS, Ruleset, ruleset
 from engine.teams import Formation
 
@@ -132,15 +146,81 @@ class Table:
             return phase.taker
         if isinstance(phase, Swapping):
             return phase.declarer
-        if isinstance(phase, Playing):
+        if isinstance(phase, (Playing, Bidding)):
             return phase.turn
+        if isinstance(phase, (CallingFriends, NamingTrump)):
+            return phase.dealer
+        if isinstance(phase, Transferring):
+            return phase.offers[0][0] if phase.asked is None else phase.asked
         return None
 
 
+def after_hand_default(phase: Phase) -> Action | None:
+    """What applies when the player who has an after-hand choice does not make it in
+    time (their timer runs out, or they are away): a person's choice is never made by a
+    computer. RULES §5 ``level_transfer``: "the player chooses after the hand, and a
+    winner may refuse a gift": without an answer no level moves, which is the hand as
+    scored without the option. The levels a must-play rank stopped are kept (a
+    ``Transfer`` to nobody), and a gift left unanswered is refused. None: no such choice
+    is waiting."""
+    if not isinstance(phase, Transferring):
+        return None
+    if phase.asked is not None:
+        return AnswerTransfer(phase.asked, accept=False)
+    return Transfer(phase.offers[0][0], None)
+
+
+#: The tables RULES.md describes where the sides form in the hand: seats → decks
+#: (RULES §5 find-friends: 5 players with 2 or 3 decks, 6 with 3; RULES §6 three-bid:
+#: 3 players with 2 decks). Fixed partnerships: any table the engine accepts (4 or 6).
+TABLE_SIZES: dict[Formation, dict[int, tuple[int, ...]]] = {
+    Formation.CALLED: {5: (2, 3), 6: (3,)},
+    Formation.BID: {3: (2,)},
+}
+
+
+def table_sizes(rules: Ruleset) -> list[tuple[int, int]]:
+    """The (players, decks) a table with these rules may have; empty: any the engine
+    accepts."""
+    sizes = TABLE_SIZES.get(rules.seating.formation, {})
+    return [(players, decks) for players, options in sizes.items() for decks in options]
+
+
+def check_hosted(rules: Ruleset) -> None:
+    """Refuse (``BotError``) a table of a size RULES.md does not describe for its game;
+    every preset the engine plays is hosted, at every size its section names."""
+    sizes = table_sizes(rules)
+    if sizes and (rules.players, rules.decks) not in sizes:
+        raise BotError("table_size", preset=rules.preset, players=rules.players,
+                       decks=rules.decks,
+                       sizes=", ".join(f"{p} × {d}" for p, d in sizes))
+
+
 def hosted(rules: Ruleset) -> bool:
-    """Rules the tables can host today: four seats in fixed partnerships. (The engine also
-    plays 3, 5 and 6 seats, called friends and bids; their Discord side is not built.)"""
-    return rules.players == 4 and rules.seating.formation is Formation.FIXED
+    """The tables can host these rules (:func:`check_hosted` would not refuse them)."""
+    try:
+        check_hosted(rules)
+    except BotError:
+        return False
+    return True
+
+
+def fitting_decks(preset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with the number of decks a chosen player count needs, when the preset's
+    own is not one of them and no number was chosen (find-friends with 6 players: 3)."""
+    if "players" not in options or "decks" in options:
+        return options
+    try:
+        rules = ruleset(preset, **options)
+    except EngineError:
+        return options  # (the table's creation refuses them with the engine's reason)
+    sizes = table_sizes(rules)
+    if not sizes or (rules.players, rules.decks) in sizes:
+        return options
+    for players, decks in sizes:
+        if players == rules.players:
+            return {**options, "decks": decks}
+    return options
 
 
 #: The presets a table can be opened with (the command's choices).

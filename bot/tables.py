@@ -10,7 +10,9 @@ failure there is logged and caught up later (a restart replays the log).
 
 Each change is put in the table's outbox under the lock and published after it, in
 order (``bot/outbox.py``). A clock task per table deals the cards, closes the last
-chance to declare, lets computer players (and stand-ins for away players) act, and
+chance to declare, lets computer players (and stand-ins for away players) act in every
+phase (bidding, naming the trump and calling friends too), applies the default of a
+person's after-hand choice when their timer runs out (``after_hand_default``), and
 starts the next hand. A computer decides outside the lock, on the game as it was; its
 action is applied only if the game is still that one.
 """
@@ -29,20 +31,34 @@ from typing import Any, Protocol
 from bot.errors import BotError
 from bot.outbox import Outbox
 from bot.store import HandRecord, SeatRecord, Store, StoreError, TableRecord
-from bot.table_data import AI_LEVELS, Seat, Table, TableSettings, hosted
+from bot.table_data import (
+    AI_LEVELS,
+    Seat,
+    Table,
+    TableSettings,
+    after_hand_default,
+    check_hosted,
+    fitting_decks,
+)
 from bot.text.catalogue import SOURCE
 from bot.text.events import result_lines
 from engine.actions import (
     Action,
+    AnswerTransfer,
+    Bid,
     Bury,
+    CallFriends,
     Deal,
     Declare,
     EndDeal,
     Event,
+    NameTrump,
     NextHand,
+    PassBid,
     Play,
     ReturnCards,
     SwapKitty,
+    Transfer,
     action_from_dict,
     action_to_dict,
     event,
@@ -218,12 +234,12 @@ class TableService:
             raise BotError("table_exists")
         if channel_id in self.damaged:
             raise BotError("table_damaged", reason=self.damaged[channel_id].reason)
+        options = fitting_decks(preset, options)  # (6 players of find-friends: 3 decks)
         try:
             rules = ruleset(preset, **options)
         except EngineError as exc:
             raise BotError.refused("bad_rules", exc) from None
-        if not hosted(rules):
-            raise BotError("not_hosted_yet", preset=rules.preset)
+        check_hosted(rules)
         table = Table(channel_id, guild_id, user_id, rules.preset, dict(options),
                       settings or self.default_settings, [None] * rules.players, locale)
         table.seats[0] = Seat("human", user_id, name)
@@ -533,6 +549,33 @@ class TableService:
     async def play(self, channel_id: int, user_id: int, cards: Sequence[Card]) -> list[Event]:
         return await self.act(channel_id, user_id, lambda seat: Play(seat, tuple(cards)))
 
+    async def call_friends(self, channel_id: int, user_id: int, cards: Sequence[Card],
+                           copies: Sequence[int]) -> list[Event]:
+        """find-friends: the dealer calls ``cards[i]``'s ``copies[i]``-th copy."""
+        return await self.act(channel_id, user_id,
+                              lambda seat: CallFriends(seat, tuple(cards), tuple(copies)))
+
+    async def bid(self, channel_id: int, user_id: int, points: int) -> list[Event]:
+        """three-bid: bid ``points`` (the attackers' threshold)."""
+        return await self.act(channel_id, user_id, lambda seat: Bid(seat, points))
+
+    async def pass_bid(self, channel_id: int, user_id: int) -> list[Event]:
+        return await self.act(channel_id, user_id, lambda seat: PassBid(seat))
+
+    async def name_trump(self, channel_id: int, user_id: int, trump: str) -> list[Event]:
+        """three-bid: the dealer names the trump (S H D C, red/black, or "none")."""
+        return await self.act(channel_id, user_id, lambda seat: NameTrump(seat, trump))
+
+    async def transfer(self, channel_id: int, user_id: int, target: int | None
+                       ) -> list[Event]:
+        """find-friends ``level_transfer``: where the stopped levels go (None: nowhere)."""
+        return await self.act(channel_id, user_id, lambda seat: Transfer(seat, target))
+
+    async def answer_transfer(self, channel_id: int, user_id: int, accept: bool
+                              ) -> list[Event]:
+        return await self.act(channel_id, user_id,
+                              lambda seat: AnswerTransfer(seat, accept))
+
     # -- the one place a game changes ---------------------------------------------------------
 
     async def _commit(self, table: Table, run: _Running, action: Action) -> list[Event]:
@@ -641,7 +684,10 @@ class TableService:
 
     async def _tick(self, table: Table, run: _Running) -> None:
         """What the clock does when a wait is over: a step of the game's own (deal, end
-        of the deal, next hand), or a computer's decision for the seat to act."""
+        of the deal, next hand), or a computer's decision for the seat to act: a computer
+        seat's, or a stand-in's for a person whose timer ran out (they are away from then
+        on), except in a person's after-hand choice (the level transfer), where the
+        default applies instead (``after_hand_default``)."""
         decision: tuple[Game, int, str, int] | None = None
         dealt = False
         async with run.lock:
@@ -661,11 +707,23 @@ class TableService:
                 actor = table.actor()
                 assert actor is not None
                 seat = self._occupant(table, actor)
-                if not seat.is_ai and not seat.away:
+                timed_out = not seat.is_ai and not seat.away
+                if timed_out:
                     seat.away = True  # the turn timed out
                     table.turn_ends = None
-                    run.outbox.put([_away_event(actor)])
-                decision = (game, actor, seat.ai_level or "easy", self._rng.randrange(2**31))
+                # a person's after-hand choice takes its default; any other decision of
+                # theirs is made by a computer standing in until they are back
+                default = None if seat.is_ai else after_hand_default(phase)
+                try:
+                    events = await self._commit(table, run, default) if default else []
+                except BotError:
+                    if timed_out:  # nothing happened
+                        seat.away = False
+                    raise
+                run.outbox.put([_away_event(actor), *events] if timed_out else events)
+                if default is None:
+                    decision = (game, actor, seat.ai_level or "easy",
+                                self._rng.randrange(2**31))
         await run.outbox.flush()
         if dealt:
             await self._computer_declarations(table, run)

@@ -4,6 +4,7 @@ end the match, show the table and a preset's rules."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,7 +15,7 @@ from bot.services import Services, services_of
 from bot.stats.settings import parse_option_text
 from bot.table_data import AI_LEVELS, HOSTED_PRESETS
 from bot.text.catalogue import say
-from bot.text.events import rules_text
+from bot.text.presets import preset_rules_text, presets_text
 from bot.tree import locale_of, reply
 from bot.ui.buttons import LetInButton, TableButton, join_or_ask
 from cogs.group import ShengjiCog, can_manage_server, channel_of, subcommand
@@ -23,6 +24,10 @@ from engine.rules import ruleset
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in HOSTED_PRESETS]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+# seat counts a preset may be played with other than its own (find-friends: 5 or 6)
+PLAYER_CHOICES = [app_commands.Choice(name=f"{n} players", value=n) for n in (5, 6)]
+DECK_CHOICES = [app_commands.Choice(name=f"{n} deck" + "s" * (n > 1), value=n)
+                for n in (1, 2, 3, 4)]
 
 
 class Lobby(ShengjiCog):
@@ -36,14 +41,22 @@ class Lobby(ShengjiCog):
 
     @subcommand("create", "Open a table in this channel")
     @app_commands.describe(preset="Which rules (default: the server's, else classic)",
+                           players="How many players (find-friends: 5 or 6)",
+                           decks="How many decks (find-friends: 2 or 3 with 5 players)",
                            options="Option overrides, e.g. decks=3 throw_penalty=10",
                            timer="Seconds per turn before a computer plays for you")
     @app_commands.choices(preset=PRESET_CHOICES)
+    @app_commands.choices(players=PLAYER_CHOICES, decks=DECK_CHOICES)
     async def create(self, interaction: discord.Interaction, preset: str | None = None,
+                     players: int | None = None, decks: int | None = None,
                      options: str | None = None,
                      timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
         server = await self.services.server_settings.get(interaction.guild_id or 0)
-        preset, chosen = server.rules_for(preset, parse_option_text(options))
+        chosen_options: dict[str, Any] = dict(parse_option_text(options))
+        # a choice from the menus wins over the same option typed in ``options``
+        chosen_options.update({name: value for name, value in
+                               (("players", players), ("decks", decks)) if value is not None})
+        preset, chosen = server.rules_for(preset, chosen_options)
         settings = self.services.default_table_settings
         turn_timer = float(timer) if timer is not None else server.turn_timer
         if turn_timer is not None:
@@ -52,7 +65,9 @@ class Lobby(ShengjiCog):
             channel_id=channel_of(interaction), guild_id=interaction.guild_id or 0,
             user_id=interaction.user.id, name=interaction.user.display_name, preset=preset,
             options=chosen, locale=locale_of(interaction), settings=settings)
-        await reply(interaction, say(locale_of(interaction), "created", preset=table.preset))
+        rules = table.rules
+        await reply(interaction, say(locale_of(interaction), "created_size", preset=table.preset,
+                                     players=rules.players, decks=rules.decks))
 
     @subcommand("join", "Sit at this channel's table")
     @app_commands.describe(seat="Seat number (default: the first free one)")
@@ -119,15 +134,19 @@ class Lobby(ShengjiCog):
         table = self.services.tables.get(channel_of(interaction))
         await reply(interaction, self.services.notes.summary(table))
 
-    @subcommand("rules", "The options of a preset")
-    @app_commands.describe(preset="Which preset (default: classic)")
+    @subcommand("rules", "The presets, or one preset's options")
+    @app_commands.describe(preset="Which preset (default: every preset, in a line each)")
     @app_commands.choices(preset=PRESET_CHOICES)
-    async def rules(self, interaction: discord.Interaction, preset: str = "classic") -> None:
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        locale = locale_of(interaction)
+        if preset is None:
+            await reply(interaction, presets_text(locale))
+            return
         try:
-            options = ruleset(preset).describe()
+            rules = ruleset(preset)
         except EngineError as exc:
             raise BotError.refused("bad_rules", exc) from None
-        await reply(interaction, rules_text(locale_of(interaction), preset, options))
+        await reply(interaction, preset_rules_text(locale, rules))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -189,7 +189,8 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend:
     assert match is not None and match.status == "finished"
     hands = await store.match_hands(table.match_id)
     assert hands and len(hands) == table.game.hand_number + 1
-    assert any(e.kind == "match_over" for e in recorder.public)
+    # (the end is published after the table's lock is let go: it may come a little later)
+    await _wait(lambda: any(e.kind == "match_over" for e in recorder.public))
 
 
 async def test_restore_rebuilds_a_game_from_its_log(backend: Backend) -> None:
