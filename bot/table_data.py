@@ -138,9 +138,9 @@ class Table:
 
 
 def hosted(rules: Ruleset) -> bool:
-    """Rules the tables can host today: four seats in fixed partnerships. (The engine also
-    plays 3, 5 and 6 seats, called friends and bids; their Discord side is not built.)"""
-    return rules.players == 4 and rules.seating.formation is Formation.FIXED
+    """Rules the tables can host today: four seats, or sides that form in the hand
+    (find-friends, three-bid). (The engine also plays six in fixed teams.)"""
+    return rules.players == 4 or rules.seating.formation is not Formation.FIXED
 
 
 #: The presets a table can be opened with (the command's choices).
