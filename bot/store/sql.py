@@ -325,7 +325,7 @@ class GameLogStore(SqlBackend):
                     "INSERT INTO match_players (match_id, seat, guild_id, kind, user_id, name, "
                     "ai_level, team, ranked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (match_id, seat, guild_id, record.kind, record.user_id, record.name,
-                     record.ai_level, seating.fixed_team(seat), int(ranked)))
+                     record.ai_level, seating.holder(seat), int(ranked)))
         return int(match_id)
 
     async def _match_status(self, tx: Tx, match_id: int) -> str:

@@ -1,0 +1,229 @@
+"""Calling friends and bidding from the hand panel (issue #13 items 2 and 3), end to end
+through the real bot process and the fake Discord.
+
+Every seat is a person, so no computer acts and what happens depends on the deal alone
+(``SHENGJI_SEED``, as in ``test_card_picker_e2e.py``). find-friends: Alice deals, buries,
+calls "the first ♥A played" (or whichever side ace fits the deal) with the panel's menus
+and its Call button; the channel sees the call, nobody else sees anything about who the
+friend is, and when Carol plays the called ace the table says at once that she is the
+friend. three-bid: the bid buttons, Pass, the standing bid on the table, and the trump
+named from the dealer's menu.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.text.catalogue import say
+from bot.text.events import call_text, copy_word
+from engine.actions import Bury, CallFriends, Deal, EndDeal, Play
+from engine.cards import Card, Rank, Suit
+from engine.game import Burying, Game
+from engine.rules.presets import ruleset
+from tests.bot.harness import answered, component, redrawn, running_bot, wait_until
+from tests.bot.test_card_picker_e2e import (
+    _first_seed,
+    _match_seed,
+    _panel,
+    _stored,
+    _table_says,
+)
+
+FIVE = ("Alice", "Bob", "Carol", "Dave", "Erin")  # seats 1 to 5
+THREE = FIVE[:3]
+
+
+async def _seat(world: Any, preset: str, names: Sequence[str]) -> list[Any]:
+    """The first opens a table, the others join in turn, the first starts."""
+    fake = world.fake
+    users = [fake.add_user(name) for name in names]
+    await answered(await fake.slash(users[0], world.channel, "shengji", "create", preset=preset))
+    for user in users[1:]:
+        await answered(await fake.slash(user, world.channel, "shengji", "join"))
+    start = await fake.slash(users[0], world.channel, "shengji", "start")
+    await answered(start)
+    assert start.message.content == say("en", "started"), start.message.content
+    return users
+
+
+async def _panel_with(world: Any, user: Any, prefix: str, timeout: float = 60) -> Any:
+    """The user's panel once it has a control whose id starts with ``prefix``."""
+    end = time.monotonic() + timeout
+    while True:
+        ix = await _panel(world, user)
+        if any(cid.startswith(prefix) for cid in ix.message.custom_ids()):
+            return ix
+        assert time.monotonic() < end, world.fake.describe_recent()
+        await asyncio.sleep(0.2)
+
+
+async def _choose(world: Any, user: Any, panel: Any, prefix: str, value: str) -> Any:
+    """Pick ``value`` in the panel's menu ``prefix``; the panel once redrawn."""
+    message = world.fake.message(panel.message.id)
+    ix = await world.fake.select(user, message, component(message, prefix)["custom_id"], [value])
+    await redrawn(world, ix, message.custom_ids())
+    return world.fake.message(panel.message.id)
+
+
+async def _press(world: Any, user: Any, message: Any, prefix: str) -> Any:
+    button = component(message, prefix)
+    assert not button.get("disabled"), button
+    click = await world.fake.click(user, message, button["custom_id"])
+    await answered(click)
+    return click
+
+
+def _deal(game: Game) -> None:
+    while game.phase.stock:
+        game.apply(Deal(min(game.players, len(game.phase.stock))))
+    game.apply(EndDeal())
+
+
+# -- find-friends ---------------------------------------------------------------------------------
+
+@functools.cache
+def _friend_deal() -> tuple[int, Card, Card, list[Card]]:
+    """A deal where nobody declares, Alice (seat 1) deals and takes the kitty, holds no
+    copy of a side ace that Carol (seat 3) holds and Bob (seat 2) does not, and a low
+    card of its suit to lead: (the bot seed, the ace, Alice's lead, her burial)."""
+    rules = ruleset("find-friends")
+    found: list[tuple[Card, Card, list[Card]]] = []
+
+    def fits(seed: int) -> bool:
+        game = Game(rules, _match_seed(seed))
+        _deal(game)
+        phase = game.phase
+        assert isinstance(phase, Burying)
+        if phase.taker != 0:
+            return False
+        hands, ctx = phase.hands, phase.ctx
+        for suit in Suit:
+            ace = Card(Rank.ACE, suit)
+            if ctx.is_trump(ace) or ace in hands[0] or ace in hands[1] or ace not in hands[2]:
+                continue
+            low = [c for c in hands[0] if c.suit is suit and not ctx.is_trump(c)]
+            if not low:
+                continue
+            burial = [c for c in hands[0] if c != low[0]][:phase.kitty_size]
+            trial = Game(rules, _match_seed(seed))  # and the engine takes the plan
+            _deal(trial)
+            trial.apply(Bury(0, tuple(burial)))
+            trial.apply(CallFriends(0, (ace,), (1,)))
+            trial.apply(Play(0, (low[0],)))
+            found.append((ace, low[0], burial))
+            return True
+        return False
+
+    seed = _first_seed("a side ace for Carol", fits)
+    return (seed, *found[-1])
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+async def test_the_dealer_calls_a_friend_from_menus_and_the_table_sees_the_reveal(
+        tmp_path: Path) -> None:
+    seed, ace, lead, burial = _friend_deal()
+    async with running_bot(tmp_path, {"SHENGJI_SEED": str(seed)}) as world:
+        fake = world.fake
+        alice, bob, carol, dave, _erin = await _seat(world, "find-friends", FIVE)
+        # the deal runs; nobody declares: Alice deals and buries with the keyboard
+        await _panel_with(world, alice, "sj:pk:g:bury:")
+        buried = await fake.slash(alice, world.channel, "shengji", "bury",
+                                  cards=_cards_text(burial))
+        await answered(buried)
+        assert _stored(world, "Bury")
+
+        # the call, from the menus: the suit, the card, the copy, then Call
+        panel = await _panel_with(world, alice, "sj:cf:ok:")
+        message = fake.message(panel.message.id)
+        assert component(message, "sj:cf:ok:").get("disabled")  # no card picked yet
+        assert say("en", "hint_call", count=1) in message.content
+        message = await _choose(world, alice, panel, "sj:cf:g:", ace.suit.value)
+        message = await _choose(world, alice, panel, "sj:cf:c:", str(ace))
+        message = await _choose(world, alice, panel, "sj:cf:k:", "2")
+        assert say("en", "call_draft_line", calls=call_text("en", ace, 2)) in message.content
+        message = await _choose(world, alice, panel, "sj:cf:k:", "1")
+        called = call_text("en", ace, 1)
+        assert say("en", "call_draft_line", calls=called) in message.content
+        await _press(world, alice, message, "sj:cf:ok:")
+        await wait_until(lambda: bool(_stored(world, "CallFriends")), timeout=30)
+        (stored,) = _stored(world, "CallFriends")
+        assert stored["seat"] == 0 and stored["cards"] == str(ace) and stored["copies"] == [1]
+        await _table_says(world, say("en", "ev_friends_called", name="1. Alice",
+                                     calls=called))
+
+        # the others see the call and nothing of who answers it
+        friend_words = ("friend!", say("en", "call_answered", call=called, name="3. Carol"))
+        for user in (bob, carol, dave):
+            seen = await _panel(world, user)
+            assert say("en", "calls_line", calls=called) in seen.message.content
+            assert not any(cid.startswith("sj:cf:") for cid in seen.message.custom_ids())
+        before = fake.public_payloads(world.channel) + fake.ephemerals(bob) + \
+            fake.ephemerals(dave) + fake.dms(bob) + fake.dms(dave)
+        assert not any(word in (r.content or "") for r in before for word in friend_words)
+
+        # Alice leads, Bob follows, Carol plays the called ace: the table says so at once
+        for user, cards in ((alice, _cards_text([lead])), (bob, None), (carol, str(ace))):
+            if cards is None:
+                choices = await fake.autocomplete(user, world.channel, "shengji", "play",
+                                                  focused="cards", value="")
+                cards = next(c["value"] for c in choices if str(ace) not in c["value"])
+            played = await fake.slash(user, world.channel, "shengji", "play", cards=cards)
+            await answered(played)
+            assert say("en", "done") in (played.message.content or ""), played.message.content
+        await _table_says(world, say("en", "ev_friend_found", name="3. Carol",
+                                     card=ace.pretty, copy=copy_word("en", 1)))
+        await _table_says(world, say("en", "call_answered", call=called, name="3. Carol"))
+
+
+# -- three-bid -----------------------------------------------------------------------------------
+
+async def test_bids_pass_and_the_trump_are_chosen_with_the_panels_controls(
+        tmp_path: Path) -> None:
+    async with running_bot(tmp_path, {"SHENGJI_SEED": "5"}) as world:
+        fake = world.fake
+        alice, bob, carol = await _seat(world, "three-bid", THREE)
+        # seat 1 bids first: the highest bids are buttons (150 first), with Pass
+        panel = await _panel_with(world, alice, "sj:bid:")
+        message = fake.message(panel.message.id)
+        first = [c for c in message.iter_components()
+                 if c.get("custom_id", "").startswith("sj:bid:")]
+        assert [c["label"] for c in first] == ["150", "145", "140", "135", "Pass"]
+        await _press(world, alice, message, f"sj:bid:{world.channel.id}:0:150")
+        await wait_until(lambda: bool(_stored(world, "Bid")), timeout=30)
+        await _table_says(world, say("en", "ev_bid", name="1. Alice", points=150))
+        await _table_says(world, say("en", "status_bid", name="2. Bob", points=150,
+                                     bidder="1. Alice"))
+        # Bob bids lower from the menu, Carol and Alice pass
+        panel = await _panel_with(world, bob, "sj:bidm:")
+        message = fake.message(panel.message.id)
+        labels = [o["value"] for o in component(message, "sj:bidm:")["options"]]
+        assert labels[0] == "145" and "150" not in labels
+        ix = await fake.select(bob, message, component(message, "sj:bidm:")["custom_id"], ["120"])
+        await answered(ix)
+        await wait_until(lambda: len(_stored(world, "Bid")) == 2, timeout=30)
+        for passes, user in enumerate((carol, alice), start=1):
+            panel = await _panel_with(world, user, "sj:bid:")
+            await _press(world, user, fake.message(panel.message.id),
+                         f"sj:bid:{world.channel.id}:0:pass")
+            await wait_until(lambda n=passes: len(_stored(world, "PassBid")) == n, timeout=30)
+        await _table_says(world, say("en", "ev_bid_won", name="2. Bob", points=120))
+        # Bob buries and names the trump from his menu
+        await _panel_with(world, bob, "sj:pk:g:bury:")
+        buried = await fake.slash(bob, world.channel, "shengji", "bury",
+                                  cards="1 2 3 4 5 6")
+        await answered(buried)
+        panel = await _panel_with(world, bob, "sj:trump:")
+        message = fake.message(panel.message.id)
+        ix = await fake.select(bob, message, component(message, "sj:trump:")["custom_id"], ["H"])
+        await answered(ix)
+        await wait_until(lambda: bool(_stored(world, "NameTrump")), timeout=30)
+        assert _stored(world, "NameTrump") == [{"type": "NameTrump", "seat": 1, "trump": "H"}]
+        await _table_says(world, say("en", "ev_trump", trump="♥", level="2"))
