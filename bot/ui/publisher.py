@@ -228,12 +228,17 @@ class DiscordPublisher:
         result = ev.get("result")
         if result is None:
             return
-        picture = await result_picture(table.locale, result, names, table.rules.seating)
         channel = self.post.channel(table.channel_id)
         text = "\n".join([*result_lines(table.locale, result), f"→ {names[result.next_dealer]}"])
+        files = []
         try:
-            message = await channel.send(content=text[:1900], file=discord.File(
-                _bytes(picture.png), filename="result.png", description=picture.alt_text[:1024]))
+            picture = await result_picture(table.locale, result, names, table.rules.seating)
+            files.append(discord.File(_bytes(picture.png), filename="result.png",
+                                      description=picture.alt_text[:1024]))
+        except Exception:  # the words of the result go out without their picture
+            log.exception("could not draw the result in %s", table.channel_id)
+        try:
+            message = await channel.send(content=text[:1900], files=files)
             self._results[table.channel_id] = (message, text)
         except discord.HTTPException:
             log.exception("could not post the result in %s", table.channel_id)
