@@ -186,3 +186,24 @@ def asked_to_accept(state: MatchState, seat: int) -> tuple[int, int] | None:
             not accepts(state, AnswerTransfer(seat, True)):
         return None
     return phase.offers[0]
+
+
+# -- the same choices by keyboard (``/shengji choose``) --------------------------------------
+
+PASS, NOWHERE, ACCEPT, REFUSE = "pass", "none", "accept", "refuse"
+
+
+def keyboard_choices(state: MatchState, seat: int) -> list[tuple[str, Action]]:
+    """The seat's choices now as ``/shengji choose`` takes them: (what to type, the
+    action). Bids as their points, ``pass``; trumps as ``NameTrump`` words; transfer
+    targets as seat numbers from 1, ``none``; ``accept`` / ``refuse`` a gift."""
+    out: list[tuple[str, Action]] = [(str(p), Bid(seat, p)) for p in allowed_bids(state, seat)]
+    if may_pass(state, seat):
+        out.append((PASS, PassBid(seat)))
+    out += [(w, NameTrump(seat, w)) for w in trump_words(state, seat)]
+    for choice in transfer_choices(state, seat):
+        word = NOWHERE if choice.target is None else str(choice.target + 1)
+        out.append((word, Transfer(seat, choice.target)))
+    if asked_to_accept(state, seat) is not None:
+        out += [(ACCEPT, AnswerTransfer(seat, True)), (REFUSE, AnswerTransfer(seat, False))]
+    return out

@@ -142,6 +142,21 @@ async def test_the_dealer_calls_a_friend_from_menus_and_the_table_sees_the_revea
 
         # the call, from the menus: the suit, the card, the copy, then Call
         panel = await _panel_with(world, alice, "sj:cf:ok:")
+        # (the keyboard's call suggestions are the dealer's alone, and hold no hand)
+        for user in (bob, carol):
+            assert await fake.autocomplete(user, world.channel, "shengji", "call",
+                                           focused="card", value="") == []
+        suggested = await fake.autocomplete(alice, world.channel, "shengji", "call",
+                                            focused="card", value="")
+        assert suggested and all(c["value"].startswith("A") for c in suggested[:3])
+        # by keyboard: not Bob's call to make, and no such card; neither changes anything
+        for user, card, reason in (
+                (bob, str(ace), say("en", "engine_not_your_turn_call", turn=1)),
+                (alice, "ZZ", say("en", "bad_cards").split("{")[0])):
+            refused = await fake.slash(user, world.channel, "shengji", "call", card=card)
+            await answered(refused)
+            assert reason in (refused.message.content or ""), refused.message.content
+        assert not _stored(world, "CallFriends")
         message = fake.message(panel.message.id)
         assert component(message, "sj:cf:ok:").get("disabled")  # no card picked yet
         assert say("en", "hint_call", count=1) in message.content
@@ -227,3 +242,44 @@ async def test_bids_pass_and_the_trump_are_chosen_with_the_panels_controls(
         await wait_until(lambda: bool(_stored(world, "NameTrump")), timeout=30)
         assert _stored(world, "NameTrump") == [{"type": "NameTrump", "seat": 1, "trump": "H"}]
         await _table_says(world, say("en", "ev_trump", trump="♥", level="2"))
+
+
+async def test_a_keyboard_player_bids_passes_and_names_the_trump(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, {"SHENGJI_SEED": "5"}) as world:
+        fake = world.fake
+        alice, bob, carol = await _seat(world, "three-bid", THREE)
+        await _panel_with(world, alice, "sj:bid:")
+        choices = await fake.autocomplete(alice, world.channel, "shengji", "choose",
+                                          focused="option", value="")
+        assert [c["value"] for c in choices][:3] == ["150", "145", "140"]
+        assert await fake.autocomplete(bob, world.channel, "shengji", "choose",
+                                       focused="option", value="") == []  # not his turn
+        typed = await fake.autocomplete(alice, world.channel, "shengji", "choose",
+                                        focused="option", value="p")
+        assert [(c["name"], c["value"]) for c in typed] == [("Pass", "pass")]
+        for wrong, key in (("151", "bad_choice"), ("H", "bad_choice")):
+            refused = await fake.slash(alice, world.channel, "shengji", "choose", option=wrong)
+            await answered(refused)
+            assert say("en", key) in (refused.message.content or "")
+        refused = await fake.slash(bob, world.channel, "shengji", "choose", option="pass")
+        await answered(refused)
+        assert say("en", "nothing_to_choose") in (refused.message.content or "")
+        assert not _stored(world, "Bid") and not _stored(world, "PassBid")  # nothing changed
+        for user, option in ((alice, "150"), (bob, "pass"), (carol, "pass")):
+            ix = await fake.slash(user, world.channel, "shengji", "choose", option=option)
+            await answered(ix)
+            assert say("en", "done") in (ix.message.content or ""), ix.message.content
+        await _table_says(world, say("en", "ev_bid_won", name="1. Alice", points=150))
+        await answered(await fake.slash(alice, world.channel, "shengji", "bury",
+                                        cards="1 2 3 4 5 6"))
+        await _panel_with(world, alice, "sj:trump:")
+        suits = await fake.autocomplete(alice, world.channel, "shengji", "choose",
+                                        focused="option", value="")
+        assert [c["value"] for c in suits] == ["S", "H", "D", "C", "none"]
+        typed = await fake.autocomplete(alice, world.channel, "shengji", "choose",
+                                        focused="option", value="d")
+        assert [(c["name"], c["value"]) for c in typed] == [("♦", "D")]
+        named = await fake.slash(alice, world.channel, "shengji", "choose", option="d")
+        await answered(named)
+        assert _stored(world, "NameTrump") == [{"type": "NameTrump", "seat": 0, "trump": "D"}]
+        await _table_says(world, say("en", "ev_trump", trump="♦", level="2"))
