@@ -11,6 +11,7 @@ owner's own view.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import time
@@ -530,7 +531,7 @@ def add_decisions(ui: discord.ui.View, locale: str, table: Table, seat: int,
         return [say(locale, "hint_bid"), waiting or ""]
     if isinstance(phase, NamingTrump) and phase.dealer == seat:
         words = trump_words(state, seat)
-        ui.add_item(TrumpMenu(channel, hand, say(locale, "pick_trump"), [
+        ui.add_item(DecisionMenu("trump", channel, hand, 0, say(locale, "pick_trump"), [
             discord.SelectOption(label=trump_name(locale, w), value=w) for w in words]))
         return [say(locale, "hint_name_trump", points=phase.bid)]
     if isinstance(phase, CallingFriends) and phase.dealer == seat:
@@ -573,7 +574,7 @@ def add_bids(ui: discord.ui.View, locale: str, channel_id: int, hand: int,
                               discord.ButtonStyle.secondary))
     chunks = [bids[i:i + MAX_OPTIONS] for i in range(0, len(bids), MAX_OPTIONS)]
     for n, chunk in enumerate(chunks):
-        ui.add_item(BidMenu(channel_id, hand, n, say(
+        ui.add_item(DecisionMenu("bid", channel_id, hand, n, say(
             locale, "pick_bid", high=chunk[0], low=chunk[-1]), [
             discord.SelectOption(label=str(p), value=str(p)) for p in chunk]))
 
@@ -663,51 +664,35 @@ class BidButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
                       lambda seat: PassBid(seat) if value == "pass" else Bid(seat, int(value)))
 
 
-class BidMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
-              template=rf"sj:bidm:{_HAND}:(?P<part>[0-9])"):
-    """three-bid: a menu of bids (``part``: which of the menus, 25 bids each)."""
+class DecisionMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=rf"sj:(?P<kind>bid|trump)m:{_HAND}:(?P<part>[0-9])"):
+    """three-bid: a menu of bids (``part``: which of the menus, 25 bids each), or the
+    dealer's menu of trumps to name."""
 
-    def __init__(self, channel_id: int, hand: int, part: int, placeholder: str = "",
-                 options: Sequence[discord.SelectOption] = ()) -> None:
+    def __init__(self, kind: str, channel_id: int, hand: int, part: int = 0,
+                 placeholder: str = "", options: Sequence[discord.SelectOption] = ()) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"sj:bidm:{channel_id}:{hand}:{part}", placeholder=placeholder or None,
+            custom_id=f"sj:{kind}m:{channel_id}:{hand}:{part}", placeholder=placeholder or None,
             options=list(options) or [discord.SelectOption(label="-", value="-")]))
-        self.channel_id, self.hand = channel_id, hand
+        self.kind, self.channel_id, self.hand = kind, channel_id, hand
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> BidMenu:
-        return cls(int(match["channel"]), int(match["hand"]), int(match["part"]))
+                             item: discord.ui.Select[Any], match: re.Match[str]
+                             ) -> DecisionMenu:
+        return cls(match["kind"], int(match["channel"]), int(match["hand"]), int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = [v for v in self.item.values if v.isdigit()]
-        if not values:
+        value = self.item.values[0] if self.item.values else ""
+        make: Callable[[int], Action]
+        if self.kind == "trump":
+            make = functools.partial(NameTrump, trump=value)
+        elif value.isdigit():
+            make = functools.partial(Bid, points=int(value))
+        else:
             await report_error(interaction, BotError("stale_choice"))
             return
-        await _decide(interaction, self.channel_id, self.hand,
-                      lambda seat: Bid(seat, int(values[0])))
-
-
-class TrumpMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
-                template=rf"sj:trump:{_HAND}"):
-    """three-bid: the dealer names the trump (or no trump)."""
-
-    def __init__(self, channel_id: int, hand: int, placeholder: str = "",
-                 options: Sequence[discord.SelectOption] = ()) -> None:
-        super().__init__(discord.ui.Select(
-            custom_id=f"sj:trump:{channel_id}:{hand}", placeholder=placeholder or None,
-            options=list(options) or [discord.SelectOption(label="-", value="-")]))
-        self.channel_id, self.hand = channel_id, hand
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> TrumpMenu:
-        return cls(int(match["channel"]), int(match["hand"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        word = self.item.values[0] if self.item.values else "-"
-        await _decide(interaction, self.channel_id, self.hand,
-                      lambda seat: NameTrump(seat, word))
+        await _decide(interaction, self.channel_id, self.hand, make)
 
 
 _DRAFT_ID = rf"{_HAND}:{DRAFT_PATTERN}"
@@ -866,8 +851,8 @@ class AnswerButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]
                       lambda seat: AnswerTransfer(seat, accept))
 
 
-PANEL_ITEMS = (PanelChoice, NoSwapButton, PickMenu, PickButton, BidButton, BidMenu,
-               TrumpMenu, CallMenu, CallButton, TransferButton, AnswerButton)
+PANEL_ITEMS = (PanelChoice, NoSwapButton, PickMenu, PickButton, BidButton, DecisionMenu,
+               CallMenu, CallButton, TransferButton, AnswerButton)
 
 
 async def refresh_from(services: Services, interaction: discord.Interaction, channel_id: int,

@@ -154,13 +154,13 @@ async def test_the_bid_winner_names_the_trump_from_the_engines_choices() -> None
     assert isinstance(game.phase, NamingTrump)
     table = _table(game, "three-bid")
     text, controls = await _panel(table, bidder, "zh-CN")
-    (menu,) = _ids(controls, "sj:trump:")
+    (menu,) = _ids(controls, "sj:trumpm:")
     assert [o["value"] for o in menu["options"]] == ["S", "H", "D", "C", "none"]
     assert all(accepts(game.state, NameTrump(bidder, o["value"])) for o in menu["options"])
     assert say("zh-CN", "hint_name_trump", points=100) in text
     for other in set(range(3)) - {bidder}:
         _, others = await _panel(table, other)
-        assert not _ids(others, "sj:trump:")
+        assert not _ids(others, "sj:trumpm:")
 
 
 # -- find-friends: calling -------------------------------------------------------------------

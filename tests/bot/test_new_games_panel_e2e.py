@@ -235,9 +235,9 @@ async def test_bids_pass_and_the_trump_are_chosen_with_the_panels_controls(
         buried = await fake.slash(bob, world.channel, "shengji", "bury",
                                   cards="1 2 3 4 5 6")
         await answered(buried)
-        panel = await _panel_with(world, bob, "sj:trump:")
+        panel = await _panel_with(world, bob, "sj:trumpm:")
         message = fake.message(panel.message.id)
-        ix = await fake.select(bob, message, component(message, "sj:trump:")["custom_id"], ["H"])
+        ix = await fake.select(bob, message, component(message, "sj:trumpm:")["custom_id"], ["H"])
         await answered(ix)
         await wait_until(lambda: bool(_stored(world, "NameTrump")), timeout=30)
         assert _stored(world, "NameTrump") == [{"type": "NameTrump", "seat": 1, "trump": "H"}]
@@ -272,7 +272,7 @@ async def test_a_keyboard_player_bids_passes_and_names_the_trump(tmp_path: Path)
         await _table_says(world, say("en", "ev_bid_won", name="1. Alice", points=150))
         await answered(await fake.slash(alice, world.channel, "shengji", "bury",
                                         cards="1 2 3 4 5 6"))
-        await _panel_with(world, alice, "sj:trump:")
+        await _panel_with(world, alice, "sj:trumpm:")
         suits = await fake.autocomplete(alice, world.channel, "shengji", "choose",
                                         focused="option", value="")
         assert [c["value"] for c in suits] == ["S", "H", "D", "C", "none"]
