@@ -23,7 +23,8 @@ from bot.text.catalogue import say
 from bot.text.events import call_text, copy_word
 from engine.actions import Bury, CallFriends, Deal, EndDeal, Play
 from engine.cards import Card, Rank, Suit
-from engine.game import Burying, Game
+from engine.game import Burying, Game, Playing, Transferring
+from engine.legal import legal_plays
 from engine.rules.presets import ruleset
 from tests.bot.harness import answered, component, redrawn, running_bot, wait_until
 from tests.bot.test_card_picker_e2e import (
@@ -38,11 +39,14 @@ FIVE = ("Alice", "Bob", "Carol", "Dave", "Erin")  # seats 1 to 5
 THREE = FIVE[:3]
 
 
-async def _seat(world: Any, preset: str, names: Sequence[str]) -> list[Any]:
+async def _seat(world: Any, preset: str, names: Sequence[str],
+                options: dict[str, str] | None = None) -> list[Any]:
     """The first opens a table, the others join in turn, the first starts."""
     fake = world.fake
     users = [fake.add_user(name) for name in names]
-    await answered(await fake.slash(users[0], world.channel, "shengji", "create", preset=preset))
+    extra = {"options": " ".join(f"{k}={v}" for k, v in options.items())} if options else {}
+    await answered(await fake.slash(users[0], world.channel, "shengji", "create",
+                                    preset=preset, **extra))
     for user in users[1:]:
         await answered(await fake.slash(user, world.channel, "shengji", "join"))
     start = await fake.slash(users[0], world.channel, "shengji", "start")
@@ -283,3 +287,105 @@ async def test_a_keyboard_player_bids_passes_and_names_the_trump(tmp_path: Path)
         await answered(named)
         assert _stored(world, "NameTrump") == [{"type": "NameTrump", "seat": 0, "trump": "D"}]
         await _table_says(world, say("en", "ev_trump", trump="♦", level="2"))
+
+
+# -- find-friends: a whole hand, then the level transfer ---------------------------------------
+
+TRANSFER_OPTIONS = {"level_transfer": "true", "must_play": "3"}  # any hand held stops at 3
+
+
+@functools.cache
+def _transfer_hand() -> tuple[int, list[Any]]:
+    """A hand whose dealer and friend both climb past 3 (a must-play rank here), played
+    by a fixed policy (burial: the first cards; the call: the first ♥A; each play: the
+    engine's first legal one): (the bot seed, every action in order)."""
+    rules = ruleset("find-friends", **TRANSFER_OPTIONS)
+    found: list[list[Any]] = []
+
+    def fits(seed: int) -> bool:
+        game = Game(rules, _match_seed(seed))
+        _deal(game)
+        phase = game.phase
+        assert isinstance(phase, Burying)
+        if phase.taker != 0:
+            return False
+        actions: list[Any] = [Bury(0, phase.hands[0][:phase.kitty_size]),
+                              CallFriends(0, (Card(Rank.ACE, Suit.HEARTS),), (1,))]
+        for action in actions:
+            game.apply(action)
+        while isinstance(game.phase, Playing):
+            seat = game.phase.turn
+            actions.append(Play(seat, legal_plays(game, seat)[0]))
+            game.apply(actions[-1])
+        after = game.phase
+        if not isinstance(after, Transferring) or [s for s, _ in after.offers] != [0, 1] \
+                or 1 not in after.result.defenders:
+            return False
+        found.append(actions)
+        return True
+
+    seed = _first_seed("a hand whose dealer and friend are stopped", fits)
+    return seed, found[-1]
+
+
+async def test_a_whole_hand_then_the_stopped_levels_are_placed_from_the_panels(
+        tmp_path: Path) -> None:
+    seed, actions = _transfer_hand()
+    async with running_bot(tmp_path, {"SHENGJI_SEED": str(seed)}) as world:
+        fake = world.fake
+        users = await _seat(world, "find-friends", FIVE, options=TRANSFER_OPTIONS)
+        alice, bob, carol = users[:3]
+        await _panel_with(world, alice, "sj:pk:g:bury:")
+        for action in actions:  # the hand, typed by each player in turn
+            user = users[action.seat]
+            if isinstance(action, Bury):
+                ix = await fake.slash(user, world.channel, "shengji", "bury",
+                                      cards=_cards_text(action.cards))
+            elif isinstance(action, CallFriends):
+                ix = await fake.slash(user, world.channel, "shengji", "call",
+                                      card=str(action.cards[0]), copy=action.copies[0])
+            else:
+                ix = await fake.slash(user, world.channel, "shengji", "play",
+                                      cards=_cards_text(action.cards))
+            await answered(ix)
+            assert say("en", "done") in (ix.message.content or ""), ix.message.content
+        await wait_until(lambda: bool(_result_post(world)), timeout=30)
+
+        # Alice's stopped levels: her panel offers them to her friend Bob, or off an
+        # opponent, or nowhere; nobody else is asked
+        panel = await _panel_with(world, alice, "sj:tr:")
+        labels = [c["label"] for c in fake.message(panel.message.id).iter_components()
+                  if c.get("custom_id", "").startswith("sj:tr:")]
+        assert labels[0] == say("en", "btn_transfer_give", name="2. Bob")
+        assert labels[-1] == say("en", "btn_transfer_none")
+        assert not any(c.startswith("sj:tr") for c in (await _panel(world, carol))
+                       .message.custom_ids())
+        await _press(world, alice, fake.message(panel.message.id),
+                     f"sj:tr:{world.channel.id}:0:1")
+        panel = await _panel_with(world, bob, "sj:tra:")
+        await _press(world, bob, fake.message(panel.message.id),
+                     f"sj:tra:{world.channel.id}:0:yes")
+        await wait_until(lambda: bool(_stored(world, "AnswerTransfer")), timeout=30)
+        # then Bob's own stopped level: he lets it go
+        panel = await _panel_with(world, bob, "sj:tr:")
+        await _press(world, bob, fake.message(panel.message.id),
+                     f"sj:tr:{world.channel.id}:0:none")
+        await wait_until(lambda: len(_stored(world, "Transfer")) == 2, timeout=30)
+        assert _stored(world, "Transfer") == [
+            {"type": "Transfer", "seat": 0, "target": 1},
+            {"type": "Transfer", "seat": 1, "target": None}]
+        assert _stored(world, "AnswerTransfer") == [
+            {"type": "AnswerTransfer", "seat": 1, "accept": True}]
+        # the result post says what became of the levels
+        given = say("en", "ev_levels_transferred_up", name="1. Alice", target="2. Bob",
+                    levels=3, level="3")
+        kept = say("en", "ev_levels_kept", name="2. Bob", levels=1)
+        await wait_until(lambda: given in _result_post(world) and kept in _result_post(world),
+                         timeout=30)
+
+
+def _result_post(world: Any) -> str:
+    for message in world.fake.messages(world.channel):
+        if "Attackers' total" in (message.content or ""):
+            return str(message.content)
+    return ""
