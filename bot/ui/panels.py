@@ -528,7 +528,7 @@ def add_decisions(ui: discord.ui.View, locale: str, table: Table, seat: int,
     waiting = phase_status(locale, public_view(state), names)
     if isinstance(phase, Bidding) and phase.turn == seat:
         add_bids(ui, locale, channel, hand, allowed_bids(state, seat), may_pass(state, seat))
-        return [say(locale, "hint_bid"), waiting or ""]
+        return [say(locale, "hint_bid"), *([waiting] if waiting else [])]
     if isinstance(phase, NamingTrump) and phase.dealer == seat:
         words = trump_words(state, seat)
         ui.add_item(DecisionMenu("trump", channel, hand, 0, say(locale, "pick_trump"), [
