@@ -25,6 +25,7 @@ from engine.actions import Bury, CallFriends, Deal, EndDeal, Play
 from engine.cards import Card, Rank, Suit
 from engine.game import Burying, Game, Playing, Transferring
 from engine.legal import legal_plays
+from engine.rules import Ruleset
 from engine.rules.presets import ruleset
 from tests.bot.harness import answered, component, redrawn, running_bot, wait_until
 from tests.bot.test_card_picker_e2e import (
@@ -90,6 +91,15 @@ def _deal(game: Game) -> None:
 
 # -- find-friends ---------------------------------------------------------------------------------
 
+def _alice_buries(rules: Ruleset, seed: int) -> Game | None:
+    """The first deal a bot started with ``SHENGJI_SEED=seed`` makes, dealt with nobody
+    declaring, if Alice (seat 1) then takes the kitty."""
+    game = Game(rules, _match_seed(seed))
+    _deal(game)
+    phase = game.phase
+    return game if isinstance(phase, Burying) and phase.taker == 0 else None
+
+
 @functools.cache
 def _friend_deal() -> tuple[int, Card, Card, list[Card]]:
     """A deal where nobody declares, Alice (seat 1) deals and takes the kitty, holds no
@@ -99,12 +109,11 @@ def _friend_deal() -> tuple[int, Card, Card, list[Card]]:
     found: list[tuple[Card, Card, list[Card]]] = []
 
     def fits(seed: int) -> bool:
-        game = Game(rules, _match_seed(seed))
-        _deal(game)
+        game = _alice_buries(rules, seed)
+        if game is None:
+            return False
         phase = game.phase
         assert isinstance(phase, Burying)
-        if phase.taker != 0:
-            return False
         hands, ctx = phase.hands, phase.ctx
         for suit in Suit:
             ace = Card(Rank.ACE, suit)
@@ -303,12 +312,11 @@ def _transfer_hand() -> tuple[int, list[Any]]:
     found: list[list[Any]] = []
 
     def fits(seed: int) -> bool:
-        game = Game(rules, _match_seed(seed))
-        _deal(game)
+        game = _alice_buries(rules, seed)
+        if game is None:
+            return False
         phase = game.phase
         assert isinstance(phase, Burying)
-        if phase.taker != 0:
-            return False
         actions: list[Any] = [Bury(0, phase.hands[0][:phase.kitty_size]),
                               CallFriends(0, (Card(Rank.ACE, Suit.HEARTS),), (1,))]
         for action in actions:
