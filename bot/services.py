@@ -14,6 +14,7 @@ from bot.stats.queries import HistoryEntry, LeaderboardPage
 from bot.stats.settings import ServerSettings
 from bot.store import PlayerStats
 from bot.table_data import Seat, Table, TableSettings
+from engine.actions import Action
 from engine.cards import Card
 from engine.views import SeatView
 
@@ -54,6 +55,9 @@ class TableDesk(Protocol):
                      name: str, *, can_manage: bool = False) -> None: ...
 
     async def end(self, channel_id: int, user_id: int, *, can_manage: bool) -> None: ...
+
+    async def act(self, channel_id: int, user_id: int, make: Callable[[int], Action]
+                  ) -> object: ...
 
     async def declare(self, channel_id: int, user_id: int, cards: Sequence[Card]) -> object: ...
 

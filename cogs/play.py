@@ -1,6 +1,9 @@
 """``/shengji`` play commands: the hand panel, and playing, declaring, burying, swapping
 and returning cards (typed, in symbols, or as the numbers under the hand picture), with
-autocomplete from the caller's own legal choices."""
+autocomplete from the caller's own legal choices; for keyboard players also bidding,
+naming the trump, calling friends and the level transfer (the hand panel offers them as
+buttons and menus). The autocomplete of a call is the dealer's alone and depends on the
+trump only: it hints nothing about who holds what."""
 
 from __future__ import annotations
 
@@ -13,11 +16,25 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.services import Services, services_of
 from bot.text.catalogue import say
+from bot.text.events import trump_name
 from bot.tree import defer_privately, locale_of, mark_stored, reply
 from bot.ui.cards_input import parse_play
+from bot.ui.decisions import keyboard_choices, transfer_choices
 from bot.ui.panels import PANEL_ITEMS, declaration_choices, open_panel, play_choices
+from bot.ui.render import seat_names
 from cogs.group import ShengjiCog, channel_of, subcommand
-from engine.cards import Card, format_cards
+from engine.actions import (
+    Action,
+    AnswerTransfer,
+    Bid,
+    CallFriends,
+    NameTrump,
+    PassBid,
+    Transfer,
+)
+from engine.cards import ALL_CARDS, Card, format_cards, parse_card
+from engine.errors import EngineError
+from engine.game import CallingFriends, MatchState
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 
@@ -40,6 +57,36 @@ class Play(ShengjiCog):
     async def declare_cards(self, interaction: discord.Interaction, current: str
                             ) -> list[app_commands.Choice[str]]:
         return self._choices(interaction, current, declaration_choices)
+
+    async def call_cards(self, interaction: discord.Interaction, current: str
+                         ) -> list[app_commands.Choice[str]]:
+        """For the dealer calling: side cards from the ace down, then trumps (the trump
+        is public: nothing here depends on any hand)."""
+        state, seat = self._state(interaction)
+        phase = state.phase if state is not None else None
+        if not isinstance(phase, CallingFriends) or phase.dealer != seat:
+            return []
+        ctx = phase.ctx
+        wanted = current.strip().upper()
+        cards = sorted(ALL_CARDS, key=lambda c: (ctx.is_trump(c), -c.rank, c.index))
+        return [app_commands.Choice(name=c.pretty, value=str(c)) for c in cards
+                if not wanted or str(c).startswith(wanted) or c.pretty.upper().startswith(wanted)
+                ][:MAX_CHOICES]
+
+    async def choose_options(self, interaction: discord.Interaction, current: str
+                             ) -> list[app_commands.Choice[str]]:
+        """The caller's own choices now (nothing when they have none)."""
+        state, seat = self._state(interaction)
+        if state is None:
+            return []
+        locale = locale_of(interaction)
+        names = seat_names(self.services.tables.get(channel_of(interaction)))
+        wanted = current.strip().lower()
+        teammates = {c.target: c.teammate for c in transfer_choices(state, seat)}
+        return [app_commands.Choice(name=choice_label(locale, action, names, teammates),
+                                    value=word)
+                for word, action in keyboard_choices(state, seat)
+                if word.lower().startswith(wanted)][:MAX_CHOICES]
 
     # -- commands -----------------------------------------------------------------------------
 
@@ -77,6 +124,56 @@ class Play(ShengjiCog):
     async def give_back(self, interaction: discord.Interaction, cards: str) -> None:
         await self._with_cards(interaction, self.services.tables.give_back, cards)
 
+    @subcommand("choose", "Bid, pass, name the trump or place stopped levels "
+                          "(three-bid, find-friends)")
+    @app_commands.describe(option="One of your choices now (from the list)")
+    @app_commands.autocomplete(option=choose_options)
+    async def choose(self, interaction: discord.Interaction, option: str) -> None:
+        state, seat = self._state(interaction)
+        choices = {word.lower(): action for word, action in keyboard_choices(state, seat)
+                   } if state is not None else {}
+        if not choices:
+            raise BotError("nothing_to_choose")
+        action = choices.get(option.strip().lower())
+        if action is None:
+            raise BotError("bad_choice")
+        await self._decide(interaction, lambda seat: action)
+
+    @subcommand("call", "find-friends: call your friends after burying")
+    @app_commands.describe(card="The called card, e.g. AH",
+                           copy="Which copy counts (1: the first played)",
+                           card2="Six players: the second call's card",
+                           copy2="Which copy of the second card counts")
+    @app_commands.autocomplete(card=call_cards, card2=call_cards)
+    async def call(self, interaction: discord.Interaction, card: str,
+                   copy: app_commands.Range[int, 1, 4] = 1, card2: str = "",
+                   copy2: app_commands.Range[int, 1, 4] = 1) -> None:
+        try:
+            cards = tuple(parse_card(c.strip()) for c in (card, card2) if c.strip())
+        except EngineError as exc:
+            raise BotError.refused("bad_cards", exc) from None
+        copies = (copy, copy2)[:len(cards)]
+        await self._decide(interaction, lambda seat: CallFriends(seat, cards, copies))
+
+    async def _decide(self, interaction: discord.Interaction,
+                      make: Callable[[int], Action]) -> None:
+        """Apply the caller's decision ``make(seat)`` and answer privately."""
+        channel = channel_of(interaction)
+        await defer_privately(interaction)
+        await self.services.tables.act(channel, interaction.user.id, make)
+        mark_stored(interaction)
+        notes = self.services.notes.take_private(channel, interaction.user.id)
+        await reply(interaction, "\n".join([say(locale_of(interaction), "done"), *notes]))
+
+    def _state(self, interaction: discord.Interaction) -> tuple[MatchState | None, int]:
+        """The caller's game now and their seat (None: no game they sit at)."""
+        try:
+            table, seat, _ = self.services.tables.view_for(channel_of(interaction),
+                                                            interaction.user.id)
+        except BotError:
+            return None, 0
+        return (table.game.state if table.game is not None else None), seat
+
     async def _with_cards(self, interaction: discord.Interaction,
                           act: Callable[..., Awaitable[object]], *texts: str,
                           may_be_empty: bool = False) -> None:
@@ -111,6 +208,24 @@ class Play(ShengjiCog):
             if len(out) == MAX_CHOICES:
                 break
         return out
+
+
+def choice_label(locale: str, action: Action, names: Sequence[str],
+                 teammates: dict[int | None, bool]) -> str:
+    """How ``/shengji choose`` lists a choice: as the panel's button or menu says it
+    (``teammates``: whether a transfer's target plays with the chooser)."""
+    if isinstance(action, Bid):
+        return str(action.points)
+    if isinstance(action, PassBid):
+        return say(locale, "btn_pass_bid")
+    if isinstance(action, NameTrump):
+        return trump_name(locale, action.trump)
+    if isinstance(action, AnswerTransfer):
+        return say(locale, "btn_accept" if action.accept else "btn_refuse")
+    if isinstance(action, Transfer) and action.target is not None:
+        key = "btn_transfer_give" if teammates.get(action.target) else "btn_transfer_take"
+        return say(locale, key, name=names[action.target])
+    return say(locale, "btn_transfer_none")
 
 
 async def setup(bot: commands.Bot) -> None:

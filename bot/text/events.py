@@ -13,6 +13,7 @@ from engine.actions import Event
 from engine.bidding import CHANGZHU_TIERS
 from engine.cards import Card, parse_cards
 from engine.scoring import ATTACKERS, NOBODY, HandResult
+from engine.views import SeatView
 
 _SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -92,8 +93,25 @@ def rules_text(locale: str | None, preset: str, options: Sequence[tuple[str, str
     return "\n".join(lines)
 
 
-def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str | None:
-    """One line for an event, or None for events shown otherwise (deal ticks, turns)."""
+def call_text(locale: str | None, card: Card, copy: int) -> str:
+    """One call as the table reads it: "the first ♥A played"."""
+    return say(locale, "call_text", card=card.pretty, copy=copy_word(locale, copy))
+
+
+def copy_word(locale: str | None, copy: int) -> str:
+    """Which copy: "first", "second"… (a copy past the words: its number)."""
+    return say(locale, f"copy_{copy}") if has(f"copy_{copy}") else str(copy)
+
+
+def calls_text(locale: str | None, cards: Sequence[Card], copies: Sequence[int]) -> str:
+    return _listed(locale, [call_text(locale, card, copy)
+                            for card, copy in zip(cards, copies, strict=True)])
+
+
+def describe_event(locale: str | None, ev: Event, names: Sequence[str], *,
+                   by_player: bool = False) -> str | None:
+    """One line for an event, or None for events shown otherwise (deal ticks, turns).
+    ``by_player``: the match is won by a player (levels by player), not a team."""
     def name(seat: Any) -> str:
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
@@ -112,7 +130,21 @@ def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str |
         params["dealer"] = name(params.get("dealer"))
         params["number"] = int(params.get("number", 0)) + 1
     elif kind == "match_over":
+        if by_player:
+            return say(locale, "ev_match_over_player", name=name(params.get("team")))
         params["team"] = int(params.get("team", 0)) + 1
+    elif kind == "redeal":
+        params["dealer"] = name(params.get("dealer"))
+    elif kind == "friends_called":
+        params["calls"] = calls_text(locale, ev.cards, params.get("copies", ()))
+    elif kind in ("friend_found", "call_spent") and ev.cards:
+        params["card"] = ev.cards[0].pretty
+        params["copy"] = copy_word(locale, int(params.get("copy", 1)))
+    elif kind in ("transfer_offered", "levels_transferred", "transfer_refused"):
+        params["target"], params["giver"] = name(params.get("target")), \
+            name(params.get("giver"))
+        if kind == "levels_transferred":
+            kind += "_up" if params.get("up") else "_down"
     elif kind == "declared":
         params["text"] = declaration_text(locale, str(params.get("declaration", "")),
                                           int(params.get("cards_shown", 0)), ev.cards)
@@ -128,6 +160,55 @@ def describe_event(locale: str | None, ev: Event, names: Sequence[str]) -> str |
     if not has(key):
         return None
     return say(locale, key, **params)
+
+
+def phase_status(locale: str | None, view: SeatView, names: Sequence[str]) -> str | None:
+    """The table's status in the phases of the games whose sides form in the hand (the
+    bidding with its standing bid, calling friends, naming the trump, the level
+    transfer), and the calls during play; None for the other phases. From the public
+    view only: it says nothing of who a friend is before the friend is found."""
+    def name(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+    turn = name(view.turn)
+    if view.phase == "bid":
+        standing = next((s for s, p in reversed(view.bids) if p is not None), None)
+        if view.bid is None:
+            max_bid = view.rules.max_bid if view.rules else 0
+            return say(locale, "status_bid_none", name=turn, max_bid=max_bid)
+        return say(locale, "status_bid", name=turn, points=view.bid, bidder=name(standing))
+    if view.phase == "call":
+        return say(locale, "status_call", name=turn)
+    if view.phase == "name_trump":
+        return say(locale, "status_name_trump", name=turn, points=view.bid)
+    if view.phase == "transfer" and view.transfers:
+        giver, levels = view.transfers[0]
+        if view.turn != giver:
+            return say(locale, "status_transfer_asked", name=turn, giver=name(giver),
+                       levels=levels)
+        return say(locale, "status_transfer", name=turn, levels=levels)
+    if view.phase == "play" and view.calls:
+        return say(locale, "status_play", name=turn) + " " + calls_status(locale, view, names)
+    return None
+
+
+def calls_status(locale: str | None, view: SeatView, names: Sequence[str]) -> str:
+    """The called cards and, for each call answered, who played it."""
+    parts = []
+    for card, copy, by in view.calls:
+        called = call_text(locale, card, copy)
+        parts.append(called if by is None else
+                     say(locale, "call_answered", call=called, name=names[by]))
+    return say(locale, "calls_line", calls=_listed(locale, parts))
+
+
+def match_over_status(locale: str | None, winner: int, names: Sequence[str], *,
+                      by_player: bool) -> str:
+    """The table's status once the match is won: by a team, or by a player."""
+    if by_player:
+        name = names[winner] if 0 <= winner < len(names) else "?"
+        return say(locale, "status_match_over_player", name=name)
+    return say(locale, "status_match_over", team=winner + 1)
 
 
 def _suit_words(locale: str | None, suit: str) -> str:

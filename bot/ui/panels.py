@@ -11,10 +11,11 @@ owner's own view.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,15 +25,43 @@ from bot.ai import rank_plays
 from bot.errors import BotError
 from bot.guard import GuardedControl
 from bot.services import Services, services_of
+from bot.table_data import Table
 from bot.text.catalogue import say
+from bot.text.events import call_text, calls_status, copy_word, phase_status, trump_name
 from bot.tree import defer_privately, locale_of, mark_stored, reply, report_error
 from bot.ui.cards_input import hand_order
-from bot.ui.render import hand_picture, hand_text
-from engine.cards import Card, format_cards, parse_cards
+from bot.ui.decisions import (
+    CALL_GROUPS,
+    DRAFT_PATTERN,
+    JOKERS,
+    CallDraft,
+    allowed_bids,
+    asked_to_accept,
+    copy_choices,
+    draft_of,
+    group_cards,
+    may_call,
+    may_pass,
+    transfer_choices,
+    trump_words,
+)
+from bot.ui.render import hand_picture, hand_text, seat_names
+from engine.actions import Action, AnswerTransfer, Bid, NameTrump, PassBid, Transfer
+from engine.cards import Card, Suit, format_cards, parse_cards
 from engine.errors import EngineError
-from engine.game import Burying, Dealing, Game, Playing, Swapping
+from engine.game import (
+    Bidding,
+    Burying,
+    CallingFriends,
+    Dealing,
+    Game,
+    NamingTrump,
+    Playing,
+    Swapping,
+    Transferring,
+)
 from engine.legal import legal_declarations, legal_plays
-from engine.views import SeatView
+from engine.views import SeatView, public_view
 
 MAX_OPTIONS = 25
 # Discord lets a bot edit an interaction's messages for 15 minutes; stop a little before
@@ -55,8 +84,10 @@ def declaration_choices(services: Services, channel_id: int, user_id: int
 
 
 async def build_panel(services: Services, channel_id: int, user_id: int, locale: str,
-                      picking: Picking | None = None
+                      picking: Progress | None = None
                       ) -> tuple[str, discord.File, discord.ui.View]:
+    """The panel's text, hand picture and controls. ``picking``: a card picking or the
+    calls being made, carried over from the panel's last state."""
     table, seat, view = services.tables.view_for(channel_id, user_id)
     game = table.game
     assert game is not None
@@ -64,6 +95,9 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
     lines = [hand_text(locale, view)]
     ui = discord.ui.View(timeout=None)
     kind = pick_kind(game, seat)
+    draft = picking if isinstance(picking, CallDraft) else None
+    picking = picking if isinstance(picking, Picking) else None
+    lines += add_decisions(ui, locale, table, seat, draft)
     unplayable: Sequence[Card] = ()
     selected: list[Card] = []  # picked cards of the hand stand raised on its picture
     if isinstance(phase, Dealing):
@@ -85,6 +119,8 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
         ui.add_item(PanelChoice("play", channel_id, say(locale, "pick_play"), options))
     elif not isinstance(phase, Playing) and phase.name in ("hand_over", "match_over"):
         lines.append(say(locale, "hand_over_panel"))
+    if isinstance(phase, Playing) and view.calls:  # (public: the called cards, who is found)
+        lines.append(calls_status(locale, view, seat_names(table)))
     if kind is not None:
         pool = pick_pool(view, kind)
         if picking is None or picking.kind != kind or picking.size != len(pool):
@@ -115,7 +151,7 @@ async def open_panel(services: Services, interaction: discord.Interaction) -> No
 
 
 def keep_fresh(services: Services, interaction: discord.Interaction, channel_id: int,
-               picking: Picking | None = None) -> None:
+               picking: Progress | None = None) -> None:
     """Refresh the panel this interaction answered (or was clicked on) as the game goes
     (a picking in progress stays while the cards to pick from are the same)."""
     user_id = interaction.user.id
@@ -296,6 +332,11 @@ class Picking:
         return [(i, card) for i, card in enumerate(pool) if self.mask >> i & 1]
 
 
+#: What a panel carries from one of its states to the next: a card picking, or the calls
+#: the dealer is making.
+Progress = Picking | CallDraft
+
+
 PICK_TEMPLATE = (rf"sj:pk:(?P<part>{{parts}}):(?P<kind>{'|'.join(PICK_KINDS)}):"
                  r"(?P<channel>[0-9]+):(?P<size>[0-9]{1,3}):(?P<mask>[0-9a-z]{1,40}):"
                  r"(?P<group>[0-9]{1,2})")
@@ -464,11 +505,358 @@ async def _act_on(services: Services, user_id: int, channel_id: int, picking: Pi
                           [c for i, c in picked if i >= in_hand])
 
 
-PANEL_ITEMS = (PanelChoice, NoSwapButton, PickMenu, PickButton)
+# -- bids, naming the trump, calling friends, the level transfer ---------------------------
+#
+# The games whose sides form in the hand (RULES §5, §6). The choices come from
+# ``bot/ui/decisions.py`` (each one the engine accepts now); every control's id carries
+# the channel and the hand number, so a press on a panel of an earlier hand (or of the
+# deal before a re-deal) is answered as such, and the calls being made travel in the
+# ids of the dealer's own panel until Call.
+
+QUICK_BIDS = 4  # the highest bids as buttons (beside Pass); every bid is in the menus
+
+
+def add_decisions(ui: discord.ui.View, locale: str, table: Table, seat: int,
+                  draft: CallDraft | None) -> list[str]:
+    """The controls of a bid, naming, calling or transfer decision the seat has now,
+    and the panel's lines about it (for any seat: what the table waits for)."""
+    game = table.game
+    assert game is not None
+    state, channel, hand = game.state, table.channel_id, game.hand_number
+    phase = state.phase
+    names = seat_names(table)
+    waiting = phase_status(locale, public_view(state), names)
+    if isinstance(phase, Bidding) and phase.turn == seat:
+        add_bids(ui, locale, channel, hand, allowed_bids(state, seat), may_pass(state, seat))
+        return [say(locale, "hint_bid"), *([waiting] if waiting else [])]
+    if isinstance(phase, NamingTrump) and phase.dealer == seat:
+        words = trump_words(state, seat)
+        ui.add_item(DecisionMenu("trump", channel, hand, 0, say(locale, "pick_trump"), [
+            discord.SelectOption(label=trump_name(locale, w), value=w) for w in words]))
+        return [say(locale, "hint_name_trump", points=phase.bid)]
+    if isinstance(phase, CallingFriends) and phase.dealer == seat:
+        friends = state.rules.friends
+        if draft is None or len(draft.cards) != friends:
+            draft = CallDraft.empty(friends)
+        add_call_menus(ui, locale, channel, hand, draft, may_call(state, seat, draft),
+                       copy_choices(state))
+        return [say(locale, "hint_call", count=friends), draft_line(locale, draft)]
+    choices = transfer_choices(state, seat)
+    if choices:
+        levels = phase.offers[0][1] if isinstance(phase, Transferring) else 0
+        for choice in choices:
+            if choice.target is None:
+                label = say(locale, "btn_transfer_none")
+            else:
+                label = say(locale, "btn_transfer_give" if choice.teammate
+                            else "btn_transfer_take", name=names[choice.target])
+            ui.add_item(TransferButton(channel, hand, choice.target, label))
+        return [say(locale, "hint_transfer", levels=levels)]
+    offer = asked_to_accept(state, seat)
+    if offer is not None:
+        giver, levels = offer
+        ui.add_item(AnswerButton(channel, hand, True, say(locale, "btn_accept")))
+        ui.add_item(AnswerButton(channel, hand, False, say(locale, "btn_refuse")))
+        return [say(locale, "hint_answer_transfer", giver=names[giver], levels=levels)]
+    if waiting is not None and not isinstance(phase, Playing):
+        return [say(locale, "waiting_for", status=waiting)]
+    return []
+
+
+def add_bids(ui: discord.ui.View, locale: str, channel_id: int, hand: int,
+             bids: Sequence[int], passing: bool) -> None:
+    """The highest bids as buttons, then Pass; every bid in menus of at most 25."""
+    for points in bids[:QUICK_BIDS]:
+        ui.add_item(BidButton(channel_id, hand, str(points), str(points),
+                              discord.ButtonStyle.primary))
+    if passing:
+        ui.add_item(BidButton(channel_id, hand, "pass", say(locale, "btn_pass_bid"),
+                              discord.ButtonStyle.secondary))
+    chunks = [bids[i:i + MAX_OPTIONS] for i in range(0, len(bids), MAX_OPTIONS)]
+    for n, chunk in enumerate(chunks):
+        ui.add_item(DecisionMenu("bid", channel_id, hand, n, say(
+            locale, "pick_bid", high=chunk[0], low=chunk[-1]), [
+            discord.SelectOption(label=str(p), value=str(p)) for p in chunk]))
+
+
+def draft_line(locale: str, draft: CallDraft) -> str:
+    parts = [call_text(locale, card, copy) if card is not None
+             else say(locale, "call_not_picked")
+             for card, copy in zip(draft.cards, draft.copies, strict=True)]
+    return say(locale, "call_draft_line", calls="; ".join(parts))
+
+
+def add_call_menus(ui: discord.ui.View, locale: str, channel_id: int, hand: int,
+                   draft: CallDraft, ready: bool, copies: Sequence[int]) -> None:
+    """The suit menu, the card menu of that suit and the copy menu for the call edited;
+    a button for each call (with several friends), and Call."""
+    ids = (channel_id, hand, draft)
+    ui.add_item(CallMenu("g", *ids, say(locale, "pick_call_group"), [
+        discord.SelectOption(label=say(locale, "group_jokers") if g == JOKERS
+                             else Suit(g).symbol, value=g, default=g == draft.group)
+        for g in CALL_GROUPS]))
+    chosen = draft.cards[draft.editing]
+    ui.add_item(CallMenu("c", *ids, say(locale, "pick_call_card"), [
+        discord.SelectOption(label=card.pretty, value=str(card), default=card == chosen)
+        for card in group_cards(draft.group)]))
+    ui.add_item(CallMenu("k", *ids, say(locale, "pick_call_copy"), [
+        discord.SelectOption(label=say(locale, "call_copy_option",
+                                       copy=copy_word(locale, k)),
+                             value=str(k), default=k == draft.copies[draft.editing])
+        for k in copies]))
+    if len(draft.cards) > 1:
+        for i in range(len(draft.cards)):
+            ui.add_item(CallButton(f"f{i}", *ids, say(locale, "btn_call_edit", number=i + 1),
+                                   discord.ButtonStyle.primary if i == draft.editing
+                                   else discord.ButtonStyle.secondary))
+    ui.add_item(CallButton("ok", *ids, say(locale, "btn_call"), discord.ButtonStyle.success,
+                           disabled=not ready))
+
+
+def _hand_of(services: Services, interaction: discord.Interaction, channel_id: int,
+             hand: int) -> tuple[Game, int]:
+    """The game and the user's seat, if the control is of this channel and this hand."""
+    if interaction.channel_id != channel_id:
+        raise BotError("no_table")
+    table, seat, _ = services.tables.view_for(channel_id, interaction.user.id)
+    assert table.game is not None
+    if table.game.hand_number != hand:
+        raise BotError("stale_button")
+    return table.game, seat
+
+
+async def _decide(interaction: discord.Interaction, channel_id: int, hand: int,
+                  make: Callable[[int], Action]) -> None:
+    """Apply the seat's decision ``make(seat)`` and redraw the panel (a refusal is
+    answered privately, with the engine's reason)."""
+    services = services_of(interaction.client)
+    try:
+        _hand_of(services, interaction, channel_id, hand)
+        await interaction.response.defer()  # (an update of the panel follows)
+        await services.tables.act(channel_id, interaction.user.id, make)
+        mark_stored(interaction)
+        await refresh_from(services, interaction, channel_id)
+    except Exception as exc:  # every failure gets a private answer
+        await report_error(interaction, exc)
+
+
+_HAND = r"(?P<channel>[0-9]+):(?P<hand>[0-9]{1,6})"
+
+
+class BidButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=rf"sj:bid:{_HAND}:(?P<value>[0-9]{{1,3}}|pass)"):
+    """three-bid: a bid of some points, or Pass."""
+
+    def __init__(self, channel_id: int, hand: int, value: str, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label or value, style=style,
+                                           custom_id=f"sj:bid:{channel_id}:{hand}:{value}"))
+        self.channel_id, self.hand, self.value = channel_id, hand, value
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> BidButton:
+        return cls(int(match["channel"]), int(match["hand"]), match["value"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.value
+        await _decide(interaction, self.channel_id, self.hand,
+                      lambda seat: PassBid(seat) if value == "pass" else Bid(seat, int(value)))
+
+
+class DecisionMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=rf"sj:(?P<kind>bid|trump)m:{_HAND}:(?P<part>[0-9])"):
+    """three-bid: a menu of bids (``part``: which of the menus, 25 bids each), or the
+    dealer's menu of trumps to name."""
+
+    def __init__(self, kind: str, channel_id: int, hand: int, part: int = 0,
+                 placeholder: str = "", options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"sj:{kind}m:{channel_id}:{hand}:{part}", placeholder=placeholder or None,
+            options=list(options) or [discord.SelectOption(label="-", value="-")]))
+        self.kind, self.channel_id, self.hand = kind, channel_id, hand
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Select[Any], match: re.Match[str]
+                             ) -> DecisionMenu:
+        return cls(match["kind"], int(match["channel"]), int(match["hand"]), int(match["part"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        make: Callable[[int], Action]
+        if self.kind == "trump":
+            make = functools.partial(NameTrump, trump=value)
+        elif value.isdigit():
+            make = functools.partial(Bid, points=int(value))
+        else:
+            await report_error(interaction, BotError("stale_choice"))
+            return
+        await _decide(interaction, self.channel_id, self.hand, make)
+
+
+_DRAFT_ID = rf"{_HAND}:{DRAFT_PATTERN}"
+
+
+def _draft_id(part: str, channel_id: int, hand: int, draft: CallDraft) -> str:
+    return f"sj:cf:{part}:{channel_id}:{hand}:{draft.text()}"
+
+
+def _draft_of(match: re.Match[str]) -> CallDraft:
+    try:
+        return draft_of(match["calls"], match["editing"], match["group"])
+    except ValueError:
+        return CallDraft.empty(1)  # (a forged id: the press is refused as stale)
+
+
+async def _redraw_call(interaction: discord.Interaction, channel_id: int, hand: int,
+                       draft: CallDraft) -> None:
+    """The dealer changed the calls being made: redraw their panel with them."""
+    services = services_of(interaction.client)
+    try:
+        game, seat = _hand_of(services, interaction, channel_id, hand)
+        phase = game.phase
+        if not isinstance(phase, CallingFriends) or phase.dealer != seat or \
+                len(draft.cards) != game.rules.friends:
+            raise BotError("stale_choice")
+        await interaction.response.defer()  # (an update of the panel follows)
+        await refresh_from(services, interaction, channel_id, draft)
+    except Exception as exc:  # every failure gets a private answer
+        await report_error(interaction, exc)
+
+
+class CallMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
+               template=rf"sj:cf:(?P<part>g|c|k):{_DRAFT_ID}"):
+    """find-friends: the suit (``g``), card (``c``) or copy (``k``) menu of a call."""
+
+    def __init__(self, part: str, channel_id: int, hand: int, draft: CallDraft,
+                 placeholder: str = "", options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=_draft_id(part, channel_id, hand, draft), placeholder=placeholder or None,
+            options=list(options) or [discord.SelectOption(label="-", value="-")]))
+        self.part, self.channel_id, self.hand, self.draft = part, channel_id, hand, draft
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Select[Any], match: re.Match[str]) -> CallMenu:
+        return cls(match["part"], int(match["channel"]), int(match["hand"]), _draft_of(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        draft = self.draft
+        try:
+            if self.part == "g" and value in CALL_GROUPS:
+                draft = replace(draft, group=value)
+            elif self.part == "c":
+                card = next(c for c in group_cards(draft.group) if str(c) == value)
+                draft = draft.pick(card)
+            elif self.part == "k" and value.isdigit():
+                draft = draft.copy(int(value))
+            else:
+                raise StopIteration
+        except StopIteration:
+            await report_error(interaction, BotError("stale_choice"))
+            return
+        await _redraw_call(interaction, self.channel_id, self.hand, draft)
+
+
+class CallButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=rf"sj:cf:(?P<part>ok|f[0-9]):{_DRAFT_ID}"):
+    """find-friends: Call (``ok``), or which call the menus edit (``f0``, ``f1``)."""
+
+    def __init__(self, part: str, channel_id: int, hand: int, draft: CallDraft,
+                 label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or part, style=style, disabled=disabled,
+            custom_id=_draft_id(part, channel_id, hand, draft)))
+        self.part, self.channel_id, self.hand, self.draft = part, channel_id, hand, draft
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Button[Any], match: re.Match[str]) -> CallButton:
+        return cls(match["part"], int(match["channel"]), int(match["hand"]), _draft_of(match),
+                   item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        draft = self.draft
+        if self.part != "ok":
+            editing = int(self.part[1:])
+            if editing >= len(draft.cards):
+                await report_error(interaction, BotError("stale_choice"))
+                return
+            await _redraw_call(interaction, self.channel_id, self.hand,
+                               replace(draft, editing=editing, group=_group_of(draft, editing)))
+            return
+        if not draft.complete:
+            await report_error(interaction, BotError("stale_choice"))
+            return
+        await _decide(interaction, self.channel_id, self.hand, draft.action)
+
+
+def _group_of(draft: CallDraft, editing: int) -> str:
+    """The suit menu's group for a call: its card's, else the one shown."""
+    card = draft.cards[editing]
+    if card is None:
+        return draft.group
+    return JOKERS if card.suit is None else card.suit.value
+
+
+class TransferButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=rf"sj:tr:{_HAND}:(?P<target>[0-9]|none)"):
+    """level_transfer: where the stopped levels go (a seat, or nowhere)."""
+
+    def __init__(self, channel_id: int, hand: int, target: int | None, label: str = "") -> None:
+        code = "none" if target is None else str(target)
+        super().__init__(discord.ui.Button(
+            label=label or code, custom_id=f"sj:tr:{channel_id}:{hand}:{code}",
+            style=discord.ButtonStyle.secondary if target is None
+            else discord.ButtonStyle.primary))
+        self.channel_id, self.hand, self.target = channel_id, hand, target
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Button[Any], match: re.Match[str]
+                             ) -> TransferButton:
+        target = None if match["target"] == "none" else int(match["target"])
+        return cls(int(match["channel"]), int(match["hand"]), target, item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        target = self.target
+        await _decide(interaction, self.channel_id, self.hand,
+                      lambda seat: Transfer(seat, target))
+
+
+class AnswerButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=rf"sj:tra:{_HAND}:(?P<answer>yes|no)"):
+    """level_transfer: a teammate offered levels accepts or refuses them."""
+
+    def __init__(self, channel_id: int, hand: int, accept: bool, label: str = "") -> None:
+        answer = "yes" if accept else "no"
+        super().__init__(discord.ui.Button(
+            label=label or answer, custom_id=f"sj:tra:{channel_id}:{hand}:{answer}",
+            style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary))
+        self.channel_id, self.hand, self.accept = channel_id, hand, accept
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Button[Any], match: re.Match[str]
+                             ) -> AnswerButton:
+        return cls(int(match["channel"]), int(match["hand"]), match["answer"] == "yes",
+                   item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        accept = self.accept
+        await _decide(interaction, self.channel_id, self.hand,
+                      lambda seat: AnswerTransfer(seat, accept))
+
+
+PANEL_ITEMS = (PanelChoice, NoSwapButton, PickMenu, PickButton, BidButton, DecisionMenu,
+               CallMenu, CallButton, TransferButton, AnswerButton)
 
 
 async def refresh_from(services: Services, interaction: discord.Interaction, channel_id: int,
-                       picking: Picking | None = None) -> None:
+                       picking: Progress | None = None) -> None:
     """Answer a component click on the panel by redrawing the panel, and keep that panel
     fresh through this (newer) interaction (registered first, so that a redraw of the
     older state still running stands down)."""

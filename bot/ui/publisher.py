@@ -40,6 +40,8 @@ from engine.actions import Event
 log = logging.getLogger(__name__)
 
 TABLE_LOG_LINES = 8
+#: Events after a hand's result that the result post adds: where stopped levels went.
+AFTER_HAND = ("levels_transferred", "transfer_refused", "levels_kept")
 # the coalescing interval grows by one ``edit_interval`` for every this many tables (or
 # pictures) waiting, to at most ``MAX_STRETCH`` intervals
 WAITING_PER_STRETCH = 12
@@ -78,6 +80,8 @@ class DiscordPublisher:
         self._flushing: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._latest: dict[int, Table] = {}
+        # each channel's last result post and its text (the level transfer adds to it)
+        self._results: dict[int, tuple[discord.Message, str]] = {}
         self._lock: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._closing = False
 
@@ -111,9 +115,10 @@ class DiscordPublisher:
         """The table's recent lines from events that happened before (a restart replays
         the log, so the lines survive it without being stored twice)."""
         names = seat_names(table)
+        by_player = table.rules.seating.individual_levels
         for ev in events:
             if ev.audience is None and ev.kind != "hand_scored":
-                line = describe_event(table.locale, ev, names)
+                line = describe_event(table.locale, ev, names, by_player=by_player)
                 if line:
                     self.recent[table.channel_id].append(line)
 
@@ -124,12 +129,15 @@ class DiscordPublisher:
         if shown is not None and shown is not table:  # a new table: the old lines go
             self.recent[table.channel_id].clear()
         names = seat_names(table)
+        by_player = table.rules.seating.individual_levels
         for ev in events:
-            line = describe_event(table.locale, ev, names)
+            line = describe_event(table.locale, ev, names, by_player=by_player)
             if line and ev.kind != "hand_scored":
                 self.recent[table.channel_id].append(line)
             if ev.kind == "hand_scored":
                 await self._post_result(table, ev, names)
+            elif ev.kind in AFTER_HAND and line:
+                await self._add_to_result(table, line)
             elif ev.kind == "match_over":
                 await self._post_match_over(table, ev)
         self.schedule(table)
@@ -141,6 +149,8 @@ class DiscordPublisher:
         for ev in events:
             if ev.kind == "trump_told":
                 await self._tell_trump(table, occupant.user_id, ev)
+            elif ev.kind == "transfer_offered":
+                await self._tell_offer(table, occupant.user_id, ev)
             elif ev.kind in ("kitty_taken", "cards_taken", "cards_returned", "swap_offered"):
                 # shown on the player's own hand panel (ephemeral), never in the channel
                 line = describe_event(table.locale, ev, seat_names(table))
@@ -218,23 +228,55 @@ class DiscordPublisher:
         result = ev.get("result")
         if result is None:
             return
-        picture = await result_picture(table.locale, result, names, table.rules.seating)
         channel = self.post.channel(table.channel_id)
         text = "\n".join([*result_lines(table.locale, result), f"→ {names[result.next_dealer]}"])
+        files = []
         try:
-            await channel.send(content=text[:1900], file=discord.File(
-                _bytes(picture.png), filename="result.png", description=picture.alt_text[:1024]))
+            picture = await result_picture(table.locale, result, names, table.rules.seating)
+            files.append(discord.File(_bytes(picture.png), filename="result.png",
+                                      description=picture.alt_text[:1024]))
+        except Exception:  # the words of the result go out without their picture
+            log.exception("could not draw the result in %s", table.channel_id)
+        try:
+            message = await channel.send(content=text[:1900], files=files)
+            self._results[table.channel_id] = (message, text)
         except discord.HTTPException:
             log.exception("could not post the result in %s", table.channel_id)
 
+    async def _add_to_result(self, table: Table, line: str) -> None:
+        """What became of the levels after the hand (the level transfer): said in the
+        hand's result post, or in a post of its own when that one is gone."""
+        posted = self._results.get(table.channel_id)
+        channel = self.post.channel(table.channel_id)
+        try:
+            if posted is not None:
+                message, text = posted
+                text = f"{text}\n{line}"
+                try:
+                    await channel.get_partial_message(message.id).edit(content=text[:1900])
+                    self._results[table.channel_id] = (message, text)
+                    return
+                except discord.NotFound:
+                    del self._results[table.channel_id]
+            await channel.send(content=line[:1900],
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.exception("could not add to the result in %s", table.channel_id)
+
     async def _post_match_over(self, table: Table, ev: Event) -> None:
-        """The winners, by name, and where to look back at the match."""
-        team = int(ev.get("team"))
+        """The winners, by name (a team's players, or with levels by player the one who
+        won), and where to look back at the match."""
+        winner = int(ev.get("team"))
         seating = table.rules.seating
-        winners = [s.name for i, s in enumerate(table.seats)
-                   if s is not None and seating.fixed_team(i) == team]
-        text = say(table.locale, "match_over_post", team=team + 1,
-                   names=say(table.locale, "name_separator").join(winners))
+        if seating.individual_levels:
+            seat = table.seats[winner] if 0 <= winner < len(table.seats) else None
+            text = say(table.locale, "match_over_post_player",
+                       name=seat.name if seat is not None else "?")
+        else:
+            winners = [s.name for i, s in enumerate(table.seats)
+                       if s is not None and seating.fixed_team(i) == winner]
+            text = say(table.locale, "match_over_post", team=winner + 1,
+                       names=say(table.locale, "name_separator").join(winners))
         try:
             await self.post.channel(table.channel_id).send(
                 content=text[:1900], allowed_mentions=discord.AllowedMentions.none())
@@ -254,6 +296,21 @@ class DiscordPublisher:
             fallback = say(table.locale, "trump_dm_fallback",
                            trump=trump_name(table.locale, ev.get("trump")))
             self.pending_private[(table.channel_id, user_id)].append(fallback)
+
+    async def _tell_offer(self, table: Table, user_id: int, ev: Event) -> None:
+        """A teammate offers the player levels: told by DM (else at their next private
+        interaction); they answer on their hand panel."""
+        names = seat_names(table)
+        giver = ev.get("seat") if ev.seat is None else ev.seat
+        text = say(table.locale, "transfer_dm", channel=f"<#{table.channel_id}>",
+                   giver=names[giver] if isinstance(giver, int) and 0 <= giver < len(names)
+                   else "?", levels=int(ev.get("levels", 0)))
+        try:
+            await self.post.direct(user_id, text)
+        except Exception as exc:  # DMs closed (403), or any other failure
+            log.info("could not DM a transfer offer at table %s (%r): told privately instead",
+                     table.channel_id, exc)
+            self.pending_private[(table.channel_id, user_id)].append(text)
 
     def take_private(self, channel_id: int, user_id: int) -> list[str]:
         """Private notes kept for a player (e.g. a refused DM), to show ephemerally."""

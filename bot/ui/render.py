@@ -26,7 +26,13 @@ from typing import Any
 
 from bot.table_data import Table
 from bot.text.catalogue import say, template
-from bot.text.events import declaration_text, result_lines, trump_name
+from bot.text.events import (
+    declaration_text,
+    match_over_status,
+    phase_status,
+    result_lines,
+    trump_name,
+)
 from bot.ui.cards_input import hand_order
 from engine.ai.pool import end_with_parent
 from engine.cards import Card, Rank, parse_cards
@@ -174,7 +180,8 @@ def status_line(table: Table) -> str:
     if table.status == "finished" or table.game is None:
         game = table.game
         if game is not None and isinstance(game.phase, MatchOver):
-            return say(locale, "status_match_over", team=game.phase.winner_team + 1)
+            return match_over_status(locale, game.phase.winner_team, seat_names(table),
+                                     by_player=game.rules.seating.individual_levels)
         return say(locale, "status_finished")
     phase = table.game.phase
     names = seat_names(table)
@@ -189,7 +196,11 @@ def status_line(table: Table) -> str:
     if isinstance(phase, HandOver):
         return say(locale, "status_hand_over")
     if isinstance(phase, MatchOver):  # the table is being closed right now
-        return say(locale, "status_match_over", team=phase.winner_team + 1)
+        return match_over_status(locale, phase.winner_team, names,
+                                 by_player=table.game.rules.seating.individual_levels)
+    status = phase_status(locale, public_view(table.game), names)  # bids, calls, transfers
+    if status is not None:
+        return status
     key = {"bury": "status_bury", "swap": "status_swap", "play": "status_play"}[phase.name]
     return say(locale, key, name=names[actor] if actor is not None else "?")
 

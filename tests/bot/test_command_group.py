@@ -13,7 +13,7 @@ from bot.table_data import TableSettings
 
 LOBBY = ["create", "join", "leave", "addbot", "removebot", "start", "remove", "end", "status",
          "rules"]
-PLAY = ["hand", "play", "declare", "bury", "swap", "return"]
+PLAY = ["hand", "play", "declare", "bury", "swap", "return", "choose", "call"]
 STATS = ["leaderboard", "stats", "history", "export"]
 ADMIN = ["settings"]
 
