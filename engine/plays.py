@@ -245,6 +245,13 @@ class ClassicPlay(PlayRules):
 
     def check_follow(self, lead: Lead, play: Sequence[Card], hand: Sequence[Card],
                      ctx: TrumpContext) -> None:
+        if len(play) == lead.size and (self.max_width < 2 or lead.units[0].width < 2):
+            eff, suit = ctx.eff, lead.suit
+            for card in play:
+                if eff[card.index] != suit:
+                    break
+            else:  # singles answered in the led suit: followed, and nothing else is owed
+                return
         held, played = self.check_suit(lead, play, hand, ctx)
         if len(held) <= lead.size or self.max_width < 2:
             return  # all led-suit cards are played: no shape choice is left
