@@ -50,10 +50,17 @@ def _bench_engine():  # type: ignore[no-untyped-def]
     return module
 
 
-def ours(hands: int, warmup: int, preset: str) -> dict[str, float]:
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+#: Runs the driver with its clock (``time.perf_counter``, read at import) swapped.
+PEER_WITH_CLOCK = ("import runpy, sys, time; time.perf_counter = time.{}; "
+                   "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+
+
+def ours(hands: int, warmup: int, preset: str, clock: str) -> dict[str, float]:
     """Hands per second, and µs per legal-play listing on a lead and on a follow."""
     bench = _bench_engine()
-    bench.CLOCK = time.perf_counter  # the wall clock, as the peer's driver measures
+    bench.CLOCK = CLOCKS[clock]
     rules = ruleset(preset)
     for seed in range(10**6, 10**6 + warmup):
         play_random_hand(Game(rules, seed), random.Random(seed))
@@ -101,9 +108,10 @@ def callgrind(args: argparse.Namespace) -> None:
           f"({time.strftime('%Y-%m-%d')}, {args.hands} hands a side after {args.warmup})")
 
 
-def peer(root: str, driver: Path, hands: int, warmup: int) -> dict[str, float]:
+def peer(root: str, driver: Path, hands: int, warmup: int, clock: str) -> dict[str, float]:
     out = subprocess.run(
-        [sys.executable, str(driver), "--root", root, "--enum", "rules", "--hands", str(hands),
+        [sys.executable, "-c", PEER_WITH_CLOCK.format(CLOCKS[clock].__name__),
+         str(driver), "--root", root, "--enum", "rules", "--hands", str(hands),
          "--runs", "1", "--warmup", str(warmup), "--validate-hands", "0"],
         check=True, capture_output=True, text=True).stdout
     found = json.loads(out.strip().splitlines()[-1])
@@ -120,12 +128,14 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100, help="hands per side and round")
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--preset", default="classic", help="our preset (the peer: classic)")
+    parser.add_argument("--clock", choices=tuple(CLOCKS), default="cpu",
+                        help="CPU time of each process (default) or the wall clock")
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions a hand under callgrind instead of timing")
     parser.add_argument("--side", choices=("ours", "ours-hands"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.side == "ours":  # one round of ours, in its own process
-        print(json.dumps(ours(args.hands, args.warmup, args.preset)))
+        print(json.dumps(ours(args.hands, args.warmup, args.preset, args.clock)))
         return
     if args.side == "ours-hands":
         ours_hands(args.hands, args.warmup, args.preset)
@@ -136,7 +146,8 @@ def main() -> None:
         callgrind(args)
         return
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours",
-          "--hands", str(args.hands), "--warmup", str(args.warmup), "--preset", args.preset]
+          "--hands", str(args.hands), "--warmup", str(args.warmup), "--preset", args.preset,
+          "--clock", args.clock]
     rows: dict[str, list[dict[str, float]]] = {"ours": [], "peer": []}
     print(f"{'round':>5} {'side':5} {'hands/s':>8} {'ms/hand':>8} {'lead µs':>8} {'follow µs':>9}")
     for n in range(1, args.rounds + 1):
@@ -145,7 +156,7 @@ def main() -> None:
                 found = json.loads(subprocess.run(me, check=True, capture_output=True,
                                                   text=True).stdout)
             else:
-                found = peer(args.peer, args.driver, args.hands, args.warmup)
+                found = peer(args.peer, args.driver, args.hands, args.warmup, args.clock)
             rows[side].append(found)
             print(f"{n:5} {side:5} {found['hands_per_s']:8.1f} "
                   f"{1000 / found['hands_per_s']:8.2f} {found['lead_us']:8.1f} "
@@ -154,8 +165,8 @@ def main() -> None:
                       for key in ("hands_per_s", "lead_us", "follow_us")}
                for side, found in rows.items()}
     me_, them = medians["ours"], medians["peer"]
-    print(f"\nmedians over {args.rounds} interleaved rounds of {args.hands} hands "
-          f"({time.strftime('%Y-%m-%d')}):")
+    print(f"\nmedians over {args.rounds} interleaved rounds of {args.hands} hands, "
+          f"{args.clock} time ({time.strftime('%Y-%m-%d')}):")
     for side, found in medians.items():
         print(f"  {side}: {found['hands_per_s']:.1f} hands/s ({1000 / found['hands_per_s']:.2f}"
               f" ms a hand), {found['lead_us']:.1f} µs a lead listing, "

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import cache
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import cache
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from engine.actions import (
@@ -40,7 +40,7 @@ from engine.actions import (
     event,
 )
 from engine.bidding import Declaration, check_override, parse_declaration, trump_of_card
-from engine.cards import Card, Rank, Suit, deck, format_cards, points
+from engine.cards import Card, Rank, Suit, deck, format_cards
 from engine.errors import EngineError
 from engine.order import TRUMP, Colour, SuitSystem, TrumpContext, TrumpSuit, trump_context
 from engine.patterns import ChangzhuPlay
@@ -349,10 +349,15 @@ def _step(state: MatchState, phase: Phase, events: list[Event]) -> Step:
                            state.hand_number, phase, state.play_rules), tuple(events))
 
 
-# Events are immutable, and a hand has some 200 of these two kinds: each is made once.
+# Events are immutable, and a hand has some 200 of these kinds: each is made once.
 @cache
 def _dealt(seat: int, card: Card) -> Event:
     return event("dealt", audience=seat, seat=seat, cards=(card,))
+
+
+@cache
+def _deal_progress(left: int) -> Event:
+    return event("deal_progress", left=left)
 
 
 @cache
@@ -396,7 +401,7 @@ def _deal(state: MatchState, phase: Dealing, action: Deal) -> Step:
     hands = list(phase.hands)
     for k in range(min(count, players)):  # the seat of the k-th card gets every players-th
         hands[(first + k) % players] += dealt[k::players]
-    events.append(event("deal_progress", left=len(stock)))
+    events.append(_deal_progress(len(stock)))
     dealing = Dealing(level=phase.level, dealer=phase.dealer, hands=tuple(hands), stock=stock,
                       kitty=phase.kitty, next_seat=(first + count) % players,
                       standing=phase.standing, declarations=phase.declarations,
@@ -682,6 +687,7 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
         _seat(state, seat)
         raise EngineError("not_your_turn", turn=phase.turn, task="play")
     cards = tuple(action.cards)
+    players = state.rules.players
     held = phase.hands[seat]
     hand = remove_cards(held, cards)
     trick = phase.trick
@@ -693,7 +699,7 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     if lead is None:
         lead = rules.lead(cards, ctx)
         if lead.is_throw:
-            others = [phase.hands[s] for s in range(state.players) if s != seat]
+            others = [phase.hands[s] for s in range(players) if s != seat]
             failed = failed_throw(rules, state.rules, lead, cards, others, ctx)
             if failed is not None:
                 penalty = failed.penalty
@@ -718,8 +724,8 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
             events.append(event("friend_found" if new else "call_spent", seat=seat,
                                 cards=(call.card,), copy=call.copy,
                                 attacker_points=attacker_points))
-    if len(trick.plays) < state.players:
-        turn = (seat + 1) % state.players
+    if len(trick.plays) < players:
+        turn = (seat + 1) % players
         events.append(_turn(turn))
         playing = Playing(level=phase.level, dealer=phase.dealer, hands=hands, ctx=ctx,
                           declarer=phase.declarer, taker=phase.taker, kitty=phase.kitty,
@@ -739,7 +745,7 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
     plays = [cards for _, cards in trick.plays]
     index = trick_winner(state.play_rules, lead, plays, phase.ctx)
     winner = trick.plays[index][0]
-    pts = sum(points(cards) for cards in plays)
+    pts = sum([card.points for cards in plays for card in cards])
     attacker_points += attackers_gain(pts, defenders_take=phase.sides.is_defender(winner))
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
     events.append(event("trick_won", seat=winner, points=pts, ruff=ruff,
