@@ -83,24 +83,30 @@ def takes_lead(key: PlayKey | None, best: PlayKey | None) -> bool:
 def trick_winner(prules: PlayRules, lead: Lead, plays: Sequence[Sequence[Card]],
                  ctx: TrumpContext) -> int:
     """Index (in ``plays``, lead first) of the play that wins the trick."""
-    if lead.size == 1:  # single cards, most tricks: ``play_key`` written out
-        eff, strength, suit = ctx.eff, ctx.strength, lead.suit
-        best, best_key = 0, (int(suit == TRUMP), strength[plays[0][0].index])
-        for i in range(1, len(plays)):
-            index = plays[i][0].index
-            if eff[index] == TRUMP:
-                key = (1, strength[index])
-            elif eff[index] == suit:
-                key = (0, strength[index])
-            else:
-                continue
-            if key > best_key:
-                best, best_key = i, key
-        return best
+    if lead.size == 1:  # single cards, most tricks
+        return _single_card_winner(lead, plays, ctx)
     best, best_key = 0, play_key(prules, lead, plays[0], ctx)
     for i in range(1, len(plays)):
         key = play_key(prules, lead, plays[i], ctx)
         if takes_lead(key, best_key):
+            best, best_key = i, key
+    return best
+
+
+def _single_card_winner(lead: Lead, plays: Sequence[Sequence[Card]], ctx: TrumpContext) -> int:
+    """``trick_winner`` of single cards, ``play_key`` written out (a trump beats the led
+    suit, a stronger card a weaker one, the first of equal cards keeps the trick)."""
+    eff, strength, suit = ctx.eff, ctx.strength, lead.suit
+    best, best_key = 0, (int(suit == TRUMP), strength[plays[0][0].index])
+    for i in range(1, len(plays)):
+        index = plays[i][0].index
+        if eff[index] == TRUMP:
+            key = (1, strength[index])
+        elif eff[index] == suit:
+            key = (0, strength[index])
+        else:
+            continue
+        if key > best_key:
             best, best_key = i, key
     return best
 
