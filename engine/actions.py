@@ -165,7 +165,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         raise EngineError("bad_action", action=str(kind)) from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened. ``audience`` None: public; else only that seat."""
 
@@ -181,4 +181,6 @@ class Event:
 
 def event(kind: str, *, audience: int | None = None, seat: int | None = None,
           cards: tuple[Card, ...] | list[Card] = (), **data: Any) -> Event:
-    return Event(kind, audience, seat, tuple(cards), tuple(sorted(data.items())))
+    items = tuple(data.items())
+    return Event(kind, audience, seat, tuple(cards),
+                 tuple(sorted(items)) if len(items) > 1 else items)

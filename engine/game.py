@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import cache
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from engine.actions import (
@@ -39,7 +40,7 @@ from engine.actions import (
     event,
 )
 from engine.bidding import Declaration, check_override, parse_declaration, trump_of_card
-from engine.cards import Card, Rank, Suit, deck, format_cards, points
+from engine.cards import Card, Rank, Suit, deck, format_cards
 from engine.errors import EngineError
 from engine.order import TRUMP, Colour, SuitSystem, TrumpContext, TrumpSuit, trump_context
 from engine.patterns import ChangzhuPlay
@@ -348,6 +349,22 @@ def _step(state: MatchState, phase: Phase, events: list[Event]) -> Step:
                            state.hand_number, phase, state.play_rules), tuple(events))
 
 
+# Events are immutable, and a hand has some 200 of these kinds: each is made once.
+@cache
+def _dealt(seat: int, card: Card) -> Event:
+    return event("dealt", audience=seat, seat=seat, cards=(card,))
+
+
+@cache
+def _deal_progress(left: int) -> Event:
+    return event("deal_progress", left=left)
+
+
+@cache
+def _turn(seat: int) -> Event:
+    return event("turn", seat=seat)
+
+
 # -- deal -----------------------------------------------------------------------------
 
 def _new_deal(rules: Ruleset, seed: int, hand_number: int, levels: tuple[Rank, ...],
@@ -380,11 +397,11 @@ def _deal(state: MatchState, phase: Dealing, action: Deal) -> Step:
     events = []
     for k, card in enumerate(dealt):  # one card at a time, in seat order
         seat = (first + k) % players
-        events.append(event("dealt", audience=seat, seat=seat, cards=(card,)))
+        events.append(_dealt(seat, card))
     hands = list(phase.hands)
     for k in range(min(count, players)):  # the seat of the k-th card gets every players-th
         hands[(first + k) % players] += dealt[k::players]
-    events.append(event("deal_progress", left=len(stock)))
+    events.append(_deal_progress(len(stock)))
     dealing = Dealing(level=phase.level, dealer=phase.dealer, hands=tuple(hands), stock=stock,
                       kitty=phase.kitty, next_seat=(first + count) % players,
                       standing=phase.standing, declarations=phase.declarations,
@@ -501,12 +518,12 @@ def _bury(state: MatchState, phase: Burying, action: Bury) -> Step:
     if phase.bid is not None:
         naming = NamingTrump(phase.level, phase.dealer, hands, phase.ctx, None, taker, kitty,
                              phase.bid)
-        events.append(event("turn", seat=phase.dealer))
+        events.append(_turn(phase.dealer))
         return _step(state, naming, events)
     if state.rules.teams is Formation.CALLED:
         calling = CallingFriends(phase.level, phase.dealer, hands, phase.ctx, declarer, taker,
                                  kitty, phase.declaration)
-        events.append(event("turn", seat=phase.dealer))
+        events.append(_turn(phase.dealer))
         return _step(state, calling, events)
     if state.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
         swapping = Swapping(phase.level, phase.dealer, hands, phase.ctx, declarer, taker,
@@ -574,7 +591,7 @@ def _start_bidding(state: MatchState, phase: Dealing) -> Step:
     bidding = Bidding(hands=phase.hands, kitty=phase.kitty, turn=first, standing=None,
                       passed=frozenset(), bids=())
     return _step(state, bidding, [event("bidding", seat=first, max_bid=state.rules.max_bid),
-                                  event("turn", seat=first)])
+                                  _turn(first)])
 
 
 def _bid(state: MatchState, phase: Bidding, action: Bid | PassBid) -> Step:
@@ -616,7 +633,7 @@ def _bid(state: MatchState, phase: Bidding, action: Bid | PassBid) -> Step:
         return Step(replace(state, dealer=dealer, phase=burying), tuple(events))
     turn = next((seat + k) % players for k in range(1, players + 1)
                 if (seat + k) % players not in passed)
-    events.append(event("turn", seat=turn))
+    events.append(_turn(turn))
     return _step(state, Bidding(phase.hands, phase.kitty, turn, standing, passed, bids), events)
 
 
@@ -658,17 +675,19 @@ def _start_play(state: MatchState, before: Burying | Swapping | CallingFriends |
     if state.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
         events.append(event("trump", trump=_trump_text(before.ctx.trump),
                             level=before.level.label, revealed_by=declarer))
-    events.append(event("turn", seat=dealer))
+    events.append(_turn(dealer))
     return _step(state, playing, events)
 
 
 # -- play -----------------------------------------------------------------------------
 
 def _play(state: MatchState, phase: Playing, action: Play) -> Step:
-    seat = _seat(state, action.seat)
-    if seat != phase.turn:
+    seat = action.seat
+    if seat != phase.turn:  # the seat in turn is a seat: only another one is checked
+        _seat(state, seat)
         raise EngineError("not_your_turn", turn=phase.turn, task="play")
     cards = tuple(action.cards)
+    players = state.rules.players
     held = phase.hands[seat]
     hand = remove_cards(held, cards)
     trick = phase.trick
@@ -680,7 +699,7 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     if lead is None:
         lead = rules.lead(cards, ctx)
         if lead.is_throw:
-            others = [phase.hands[s] for s in range(state.players) if s != seat]
+            others = [phase.hands[s] for s in range(players) if s != seat]
             failed = failed_throw(rules, state.rules, lead, cards, others, ctx)
             if failed is not None:
                 penalty = failed.penalty
@@ -705,9 +724,9 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
             events.append(event("friend_found" if new else "call_spent", seat=seat,
                                 cards=(call.card,), copy=call.copy,
                                 attacker_points=attacker_points))
-    if len(trick.plays) < state.players:
-        turn = (seat + 1) % state.players
-        events.append(event("turn", seat=turn))
+    if len(trick.plays) < players:
+        turn = (seat + 1) % players
+        events.append(_turn(turn))
         playing = Playing(level=phase.level, dealer=phase.dealer, hands=hands, ctx=ctx,
                           declarer=phase.declarer, taker=phase.taker, kitty=phase.kitty,
                           trick=trick, turn=turn, attacker_points=attacker_points,
@@ -726,16 +745,20 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
     plays = [cards for _, cards in trick.plays]
     index = trick_winner(state.play_rules, lead, plays, phase.ctx)
     winner = trick.plays[index][0]
-    pts = sum(points(cards) for cards in plays)
+    pts = sum([card.points for cards in plays for card in cards])
     attacker_points += attackers_gain(pts, defenders_take=phase.sides.is_defender(winner))
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
     events.append(event("trick_won", seat=winner, points=pts, ruff=ruff,
                         attacker_points=attacker_points))
     tricks = (*phase.tricks, (trick, winner, pts))
     if hands[winner]:
-        events.append(event("turn", seat=winner))
-        return _step(state, replace(phase, hands=hands, trick=Trick(winner), turn=winner,
-                                    attacker_points=attacker_points, tricks=tricks), events)
+        events.append(_turn(winner))
+        return _step(state, Playing(
+            level=phase.level, dealer=phase.dealer, hands=hands, ctx=phase.ctx,
+            declarer=phase.declarer, taker=phase.taker, kitty=phase.kitty, trick=Trick(winner),
+            turn=winner, attacker_points=attacker_points, tricks=tricks,
+            declaration=phase.declaration, sides=phase.sides, calls=phase.calls,
+            bid=phase.bid), events)
     played = replace(phase, hands=hands, trick=trick, attacker_points=attacker_points,
                      tricks=tricks)
     return _score(state, played, winner, plays[index], events)
@@ -774,7 +797,7 @@ def _score(state: MatchState, phase: Playing, last_winner: int, winning_play: Se
     events.append(event("hand_scored", result=result, cards=phase.kitty))
     state = replace(state, levels=levels, dealer=outcome.next_dealer)
     if outcome.offers and outcome.winner is None:
-        events.append(event("turn", seat=outcome.offers[0][0]))
+        events.append(_turn(outcome.offers[0][0]))
         return Step(replace(state, phase=Transferring(result, phase.kitty, phase.ctx,
                                                       outcome.offers)), tuple(events))
     return _end_hand(state, result, phase.kitty, phase.ctx, events)
@@ -987,7 +1010,7 @@ def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
         same = (target in result.defenders) == (seat in result.defenders)
         if same:  # a gift to a teammate, a winner, who may refuse it
             events = [event("transfer_offered", seat=seat, target=target, levels=levels_owed),
-                      event("turn", seat=target)]
+                      _turn(target)]
             return _step(state, replace(phase, asked=target), events)
         else:
             levels[target], _ = lower(rules, levels[target], levels_owed)
@@ -1020,7 +1043,7 @@ def _answer_transfer(state: MatchState, phase: Transferring, action: AnswerTrans
 def _next_offer(state: MatchState, phase: Transferring, events: list[Event]) -> Step:
     rest = phase.offers[1:]
     if rest:
-        events.append(event("turn", seat=rest[0][0]))
+        events.append(_turn(rest[0][0]))
         return _step(state, replace(phase, offers=rest), events)
     return _end_hand(state, phase.result, phase.hands_kitty, phase.ctx, events)
 

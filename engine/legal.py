@@ -207,21 +207,28 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     assert isinstance(phase, Playing)
     ctx = phase.ctx
     rules = game.play_rules
-    unseen = _Unseen(_seen_counts(phase, seat), game.rules.decks, ctx) if rules.throws else None
+    width = rules.lead_width
+    throws = rules.throws
+    unseen: _Unseen | None = None
     out: list[Cards] = []
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
     # shapes or sizes), and so are those of different suits.
     for suit, cards in _by_suit(phase.hands[seat], ctx).items():
-        plays = _suit_leads(tuple(cards), ctx, rules.lead_width)
+        plays = _suit_leads(tuple(cards), ctx, width)
         out += plays.leads
-        out += plays.patterns(rules)
-        if unseen is not None and len(cards) > 1:
+        if plays.has_patterns:
+            out += plays.patterns(rules)
+        if throws and len(cards) > 1:
+            if unseen is None:  # what the seat has seen, counted once, when first needed
+                unseen = _Unseen(_seen_counts(phase, seat), game.rules.decks, ctx)
             out += plays.sure_throws(unseen, suit)
     return out
 
 
 class _Unseen:
     """The cards one seat has not seen, asked per suit as the leads need them."""
+
+    __slots__ = ("_holdings", "_scans", "ctx", "decks", "seen")
 
     def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
         self.seen = seen
@@ -277,6 +284,7 @@ class _SuitLeads:
         "cards",
         "choice_free",
         "ctx",
+        "has_patterns",
         "leads",
         "max_width",
     )
@@ -293,6 +301,7 @@ class _SuitLeads:
         self._part_cards: list[Cards] = []
         self._throws: dict[tuple[int, ...], list[Cards]] = {}
         self._patterns: list[Cards] | None = None
+        self.has_patterns = True  # until ``patterns`` finds none
         self._by_ident: dict[int, list[Card]] | None = None
         self._order: list[int] | None = None
         self.choice_free = True
@@ -389,6 +398,7 @@ class _SuitLeads:
         """The style's pattern leads of the suit (``PlayRules.pattern_leads``), cached."""
         if self._patterns is None:
             self._patterns = rules.pattern_leads(self.cards, self.ctx)
+            self.has_patterns = bool(self._patterns)
         return self._patterns
 
 

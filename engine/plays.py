@@ -83,10 +83,30 @@ def takes_lead(key: PlayKey | None, best: PlayKey | None) -> bool:
 def trick_winner(prules: PlayRules, lead: Lead, plays: Sequence[Sequence[Card]],
                  ctx: TrumpContext) -> int:
     """Index (in ``plays``, lead first) of the play that wins the trick."""
+    if lead.size == 1:  # single cards, most tricks
+        return _single_card_winner(lead, plays, ctx)
     best, best_key = 0, play_key(prules, lead, plays[0], ctx)
     for i in range(1, len(plays)):
         key = play_key(prules, lead, plays[i], ctx)
         if takes_lead(key, best_key):
+            best, best_key = i, key
+    return best
+
+
+def _single_card_winner(lead: Lead, plays: Sequence[Sequence[Card]], ctx: TrumpContext) -> int:
+    """``trick_winner`` of single cards, ``play_key`` written out (a trump beats the led
+    suit, a stronger card a weaker one, the first of equal cards keeps the trick)."""
+    eff, strength, suit = ctx.eff, ctx.strength, lead.suit
+    best, best_key = 0, (int(suit == TRUMP), strength[plays[0][0].index])
+    for i in range(1, len(plays)):
+        index = plays[i][0].index
+        if eff[index] == TRUMP:
+            key = (1, strength[index])
+        elif eff[index] == suit:
+            key = (0, strength[index])
+        else:
+            continue
+        if key > best_key:
             best, best_key = i, key
     return best
 
@@ -245,6 +265,13 @@ class ClassicPlay(PlayRules):
 
     def check_follow(self, lead: Lead, play: Sequence[Card], hand: Sequence[Card],
                      ctx: TrumpContext) -> None:
+        if len(play) == lead.size and (self.max_width < 2 or lead.units[0].width < 2):
+            eff, suit = ctx.eff, lead.suit
+            for card in play:
+                if eff[card.index] != suit:
+                    break
+            else:  # singles answered in the led suit: followed, and nothing else is owed
+                return
         held, played = self.check_suit(lead, play, hand, ctx)
         if len(held) <= lead.size or self.max_width < 2:
             return  # all led-suit cards are played: no shape choice is left

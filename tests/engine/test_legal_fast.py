@@ -27,7 +27,7 @@ from engine.legal import (
 )
 from engine.order import TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
-from engine.plays import FOLLOW_BUDGET, Lead
+from engine.plays import FOLLOW_BUDGET, Lead, trick_winner
 from engine.rules import PlayStyle, Ruleset, ruleset
 from engine.shapes import (
     decompose,
@@ -358,3 +358,67 @@ def test_follow_amounts_are_the_follow_values(
     holding = holding_of(cards, ctx)
     assert follow_amounts(holding, lead, ctx) == \
         [o.amount for o in follow_value(holding, lead, ctx)]
+
+
+# -- single cards: the short paths of trick_winner and check_follow ---------------------
+
+@st.composite
+def single_card_trick(draw: st.DrawFn) -> tuple[Game, Lead, list[Card], TrumpContext]:
+    """A lead of one or more single cards (no two alike) under a random context and
+    ruleset, and some cards of the whole deck for the others (a hand, or plays)."""
+    rules = RULESETS[draw(st.sampled_from(sorted(RULESETS)))]
+    game = Game(rules, 0)
+    ctx = trump_context(draw(st.sampled_from(rules.level_ranks)),
+                        draw(st.sampled_from([None, *rules.suits.side_suits])),
+                        frozenset(rules.permanent_trumps), rules.suits)
+    suit = draw(st.sampled_from(sorted(set(ctx.eff))))
+    in_suit = [c for c in ALL_CARDS if ctx.eff[c.index] == suit]
+    picked = draw(st.lists(st.sampled_from(in_suit), min_size=1, max_size=4, unique=True))
+    try:
+        lead = game.play_rules.lead(picked, ctx)
+    except EngineError:  # changzhu: no throws
+        assume(False)
+        raise
+    assume(all(u.width == 1 for u in lead.units))
+    others = draw(st.lists(st.sampled_from(ALL_CARDS * rules.copies), min_size=1,
+                           max_size=14))
+    return game, lead, others, ctx
+
+
+@given(single_card_trick())
+@settings(max_examples=300)
+def test_a_single_card_trick_goes_to_the_strongest_play_key(
+        case: tuple[Game, Lead, list[Card], TrumpContext]) -> None:
+    """``trick_winner`` ranks single cards itself; the style's ``play_key`` is the
+    reference (the first of equal plays keeps the trick)."""
+    game, lead, others, ctx = case
+    assume(lead.size == 1)
+    plays = [lead.cards] + [(card,) for card in others[:game.players - 1]]
+    prules = game.play_rules
+    best, best_key = 0, prules.play_key(lead, plays[0], ctx)
+    for i, play in enumerate(plays[1:], 1):
+        key = prules.play_key(lead, play, ctx)
+        if key is not None and (best_key is None or key > best_key):
+            best, best_key = i, key
+    assert trick_winner(prules, lead, plays, ctx) == best
+
+
+@given(single_card_trick(), st.data())
+@settings(max_examples=300)
+def test_a_follow_of_single_cards_is_judged_by_the_suit_alone(
+        case: tuple[Game, Lead, list[Card], TrumpContext], data: st.DataObject) -> None:
+    """A lead of single cards owes only the suit (RULES §2 following, rule 1): enough
+    cards of the led suit, else all of them."""
+    game, lead, hand, ctx = case
+    assume(len(hand) >= lead.size)
+    order = data.draw(st.permutations(range(len(hand))))
+    play = tuple(hand[i] for i in order[:lead.size])
+    held = sum(ctx.eff[c.index] == lead.suit for c in hand)
+    played = sum(ctx.eff[c.index] == lead.suit for c in play)
+    expected = None if played == min(held, lead.size) else "must_follow_suit"
+    try:
+        game.play_rules.check_follow(lead, play, hand, ctx)
+        code = None
+    except EngineError as error:
+        code = error.code
+    assert code == expected
