@@ -6,9 +6,10 @@ engine's ``HandResult`` said."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import pytest
@@ -27,15 +28,18 @@ from bot.store import (
     StoreError,
     bundled_migrations,
 )
+from bot.table_data import Table, TableSettings
+from bot.tables import TableService
 from bot.ui.leaderboard import history_text
-from engine.actions import Action, CallFriends, action_to_dict
+from engine.actions import Action, CallFriends, Event, action_to_dict
 from engine.cards import Card
-from engine.game import CallingFriends, Game, HandOver, MatchOver
+from engine.game import CallingFriends, Dealing, Game, HandOver, MatchOver
 from engine.rules import Ruleset, ruleset
 from engine.scoring import ATTACKERS, DEFENDERS, HandResult
 from engine.simulate import random_action
 from engine.teams import Formation
 from tests.bot.backends import Backend
+from tests.bot.deciders import RandomDeciders
 
 GUILD = 10
 USERS = (101, 102, 103, 104, 105, 106)
@@ -43,7 +47,7 @@ Chooser = Callable[[Game, CallingFriends], CallFriends]
 
 
 @pytest.fixture
-async def store(backend: Backend):  # type: ignore[no-untyped-def]
+async def store(backend: Backend):  # type: ignore[no-untyped-def,unused-ignore]
     opened = await backend.open()
     yield opened
     await opened.close()
@@ -420,3 +424,88 @@ def test_a_dealer_beating_four_alone_gains_more_than_a_pair_beating_three() -> N
     paired = rate_hand([[Member(1), Member(6)], [Member(u) for u in (2, 3, 4)]], 0, {})
     assert alone[0].mu > paired[0].mu > 25
     assert all(r.mu < 25 for r in alone[1:])
+
+
+# -- through the table service -----------------------------------------------------------------
+
+
+class Quiet:
+    async def table_changed(self, table: Table, events: Sequence[Event]) -> None:
+        pass
+
+    async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
+        pass
+
+
+def _actor_of(action: Action) -> int | None:
+    return getattr(action, "seat", None)
+
+
+def _given(action: Action) -> Callable[[int], Action]:
+    return lambda _seat: action
+
+
+# find-friends and three-bid join this table when the service drives their new phases
+# (calling friends, bidding, naming the trump: issue #13, the table service's part)
+@pytest.mark.parametrize("preset, options", [
+    ("six", {"level_ranks": "K,A", "finish": "reach_ace"}),
+], ids=["six"])
+async def test_the_table_service_records_and_counts_every_preset(
+        store: Store, monkeypatch: pytest.MonkeyPatch, preset: str,
+        options: dict[str, str]) -> None:
+    """The table service's own hand record and counting (``TableService._derive``), with
+    every seat's decision sent in as a player's. (The service does not host these presets
+    until their Discord side is built: the test lets it.)"""
+    monkeypatch.setattr("bot.tables.hosted", lambda rules: True)
+    counter, queries, _ = await _services(store)
+    fast = TableSettings(turn_timer=3600, deal_pause=0, last_chance=0, hand_pause=0,
+                         ai_pause=0, away_pause=3600)
+    service = TableService(store, Quiet(), RandomDeciders(), default_settings=fast, seed=9,
+                           stats=counter)
+    users = USERS[:ruleset(preset).players]
+    try:
+        table = await service.create(channel_id=1, guild_id=GUILD, user_id=users[0],
+                                     name="P101", preset=preset, options=dict(options),
+                                     settings=fast)
+        for seat, user in enumerate(users[1:], start=1):
+            await service.join(1, user, f"P{user}", seat)
+        await service.start(1, users[0])
+        rng = random.Random(4)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 60
+        while table.status != "finished":
+            assert loop.time() < end, "the match did not finish"
+            game = table.game
+            assert game is not None
+            action = None if isinstance(game.phase, (Dealing, HandOver, MatchOver)) else \
+                random_action(game, rng, declare_chance=0.0)
+            actor = None if action is None else _actor_of(action)
+            if action is None or actor is None:
+                await asyncio.sleep(0.005)  # the clock deals and starts the next hand
+                continue
+            await service.act(1, users[actor], _given(action))
+        assert table.match_id is not None
+        while (match := await store.load_match(table.match_id)) is None \
+                or match.status != "finished" \
+                or await store.stats_progress(match.id) < match.hands_played:
+            assert loop.time() < end, "the match was not stored as finished"
+            await asyncio.sleep(0.01)
+    finally:
+        await service.close()
+    assert table.match_id is not None
+    hands = await store.match_hands(table.match_id)
+    match = await store.load_match(table.match_id)
+    assert match is not None and hands and match.winner_team is not None
+    seating = ruleset(preset).seating
+    # the match's winner: a level holder (the winning seat, or the winning fixed team)
+    winners = {u for s, u in enumerate(users) if seating.holder(s) == match.winner_team}
+    for seat, user in enumerate(users):
+        stats = await queries.stats(GUILD, user)
+        assert stats is not None and stats.won == (user in winners)
+        mine = [o for h in hands for o in seat_outcomes(seating, h) if o.seat == seat]
+        assert stats.hands_defending + stats.hands_attacking == len(hands)
+        assert stats.hands_defending == sum(o.defending for o in mine)
+        assert stats.levels_gained == sum(o.gained for o in mine)
+    last = hands[-1]
+    assert last.seat_changes is not None and last.defenders is not None
+    assert last.result["match_winner"] == match.winner_team
