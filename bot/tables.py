@@ -180,7 +180,9 @@ class TableService:
             if match is None:
                 raise StoreError(f"match {table.match_id} is missing")
             table.game = Game(Ruleset.from_dict(match.rules), match.seed)
-            recorded = len(await self.store.match_hands(table.match_id))
+            stored = await self.store.match_hands(table.match_id)
+            # hand numbers are the engine's (a three-bid re-deal skips one)
+            recorded = stored[-1].hand_no + 1 if stored else 0
             for data in await self.store.load_actions(table.match_id):
                 events = table.game.apply(action_from_dict(data))
                 recent.extend(e for e in events if e.audience is None)

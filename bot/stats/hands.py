@@ -10,7 +10,9 @@ individual). What a hand gives a seat (``gained``):
 * fixed teams: the level table's levels (``HandResult.levels``) to every seat of the team
   that went up, even where the top rank stops the move (as before migration 004);
 * individual levels: the engine's ``LevelChange.earned`` for each seat of the side that
-  went up (the dealer and a friend may get different levels in find-friends).
+  went up (the dealer and a friend may get different levels in find-friends); the player
+  who wins the match by passing the top (which moves no rank, so ``earned`` is 0) gets
+  the level table's levels of the hand (``HandResult.levels``).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ def hand_record(match_id: int, game: Game, result: HandResult, last_trick_seat: 
     defenders = tuple(sorted(result.defenders or (result.dealer,)))
     changes = tuple(
         SeatChange(c.old.label, c.new.label,
-                   _gained(seating, result, side, c.seat in defenders, c.earned), c.reasons)
+                   _gained(seating, result, side, c.seat, c.seat in defenders, c.earned),
+                   c.reasons)
         for c in sorted(result.changes, key=lambda c: c.seat))
     before = ["" for _ in range(seating.level_holders)]
     after = list(before)
@@ -74,11 +77,15 @@ def hand_record(match_id: int, game: Game, result: HandResult, last_trick_seat: 
         bid=result.bid, seat_changes=changes)
 
 
-def _gained(seating: Seating, result: HandResult, side: WinnerSide, defending: bool,
-            earned: int) -> int:
+def _gained(seating: Seating, result: HandResult, side: WinnerSide, seat: int,
+            defending: bool, earned: int) -> int:
     if side == "none" or defending != (side == "defenders"):
         return 0
-    return result.levels if seating.formation is Formation.FIXED else max(earned, 0)
+    if seating.formation is Formation.FIXED:
+        return result.levels
+    if result.winner_team == seat:  # passing the top moves no rank: ``earned`` misses it
+        return max(earned, result.levels)
+    return max(earned, 0)
 
 
 def fixed_team_of(seating: Seating, seat: int) -> int | None:

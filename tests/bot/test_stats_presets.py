@@ -124,6 +124,7 @@ class Played:
     seats: list[SeatRecord]
     results: list[HandResult] = field(default_factory=list)
     last_tricks: list[int | None] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)  # Game.hand_number of each scored hand
     winner: int | None = None
 
 
@@ -159,6 +160,7 @@ async def play(store: Store, counter: StatsCounter, rules: Ruleset, seats: list[
                 result: HandResult = ev.get("result")
                 played.results.append(result)
                 played.last_tricks.append(last_winner)
+                played.numbers.append(game.hand_number)
                 await store.record_hand(hand_record(match_id, game, result, last_winner))
                 await counter.hand_recorded(match_id)
             elif ev.kind == "match_over":
@@ -209,8 +211,9 @@ def expected_totals(games: list[Played]) -> dict[int, Expected]:
                     mine.won_attacking += up
                     mine.kitties += result.multiplier > 0 and last == seat
                 if up:
+                    earned = result.changes[seat].earned
                     mine.levels_gained += result.levels if fixed else \
-                        result.changes[seat].earned
+                        max(earned, result.levels) if result.winner_team == seat else earned
     return out
 
 
@@ -275,7 +278,7 @@ async def test_every_hand_is_recorded_and_counted_as_the_engine_scored_it(
     # the record of each hand is what the engine's HandResult said, seat by seat
     stored = await store.match_hands(game.match_id)
     seating = case.rules.seating
-    assert len(stored) == len(game.results)
+    assert [h.hand_no for h in stored] == game.numbers
     for hand, result in zip(stored, game.results, strict=True):
         assert hand.defenders == result.defenders and result.dealer in result.defenders
         assert hand.winner_side == {DEFENDERS: "defenders", ATTACKERS: "attackers"}.get(
@@ -334,22 +337,36 @@ async def test_every_hand_is_recorded_and_counted_as_the_engine_scored_it(
         assert f"own level {entry.levels[0]}" in history_text([entry], "P101", "en-US")
 
 
-async def test_a_find_friends_match_is_won_by_one_seat(store: Store) -> None:
+@pytest.mark.parametrize("preset, finish", [
+    ("find-friends", "reach_ace"), ("find-friends", "pass_ace"), ("three-bid", "pass_ace"),
+], ids=["find-friends-reach-ace", "find-friends-pass-ace", "three-bid-pass-ace"])
+async def test_a_match_with_levels_by_player_is_won_by_one_seat(
+        store: Store, preset: str, finish: str) -> None:
     """``MatchOver.winner_team`` is the winning seat where levels are individual: that
-    seat's player wins the match, everyone else loses it."""
+    seat's player wins the match, everyone else loses it; the winning hand counts its
+    levels for the winner even where passing the top moves no rank."""
     counter, queries, _ = await _services(store)
-    rules = ruleset("find-friends", level_ranks="K,A", finish="reach_ace", must_play=())
-    seats = [human(u) for u in USERS[:5]]
-    game = None
-    for seed in range(1, 40):  # the first seed whose match ends within four hands
-        game = await play(store, counter, rules, seats, seed=seed, hands=4, channel=seed)
-        if game.winner is not None:
+    rules = ruleset(preset, level_ranks="K,A", finish=finish, must_play=())
+    seats = [human(u) for u in USERS[:rules.players]]
+    games = []
+    for seed in range(1, 40):  # the first seed whose match ends within six hands
+        games.append(await play(store, counter, rules, seats, seed=seed, hands=6,
+                                channel=seed))
+        if games[-1].winner is not None:
             break
-    assert game is not None and game.winner is not None
-    assert game.results[-1].winner_team == game.winner
-    for seat, user in enumerate(USERS[:5]):
+    game = games[-1]
+    assert game.winner is not None, "no match ended"
+    if preset == "three-bid":  # a deal everyone passed was dealt again: its number unused
+        assert any(g.numbers != list(range(len(g.numbers))) for g in games)
+    final = game.results[-1]
+    assert final.winner_team == game.winner
+    [hand] = (await store.match_hands(game.match_id))[-1:]
+    assert hand.seat_changes is not None and hand.seat_changes[game.winner].gained >= 1
+    expected = expected_totals(games)
+    for seat, user in enumerate(USERS[:rules.players]):
         stats = await queries.stats(GUILD, user)
         assert stats is not None and stats.won == (seat == game.winner)
+        assert stats.levels_gained == expected[user].levels_gained
         history = await queries.history(GUILD, user)
         assert history[0].outcome == ("won" if seat == game.winner else "lost")
     wins = (await queries.leaderboard(GUILD, "wins", 0)).rows
