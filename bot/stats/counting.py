@@ -58,6 +58,8 @@ def sides_of(match: MatchRecord, hand: HandRecord, seating: Seating
     teams: list[list[Member]] = [[], []]
     winner: int | None = None
     for outcome in seat_outcomes(seating, hand):
+        if outcome.seat >= len(match.seats):  # (a damaged row: fewer seats than its rules)
+            continue
         record = match.seats[outcome.seat]
         teams[0 if outcome.defending else 1].append(Member(record.user_id, record.ai_level))
         if outcome.won:
