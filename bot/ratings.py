@@ -4,9 +4,12 @@ Why per hand and not per match: a Shengji match is long (a dozen hands or more, 
 over several sittings) and on Discord many matches are never finished. Rating each scored
 hand uses every contest that was actually played, lets no one escape a rating by
 abandoning a losing match, and gives ~10× more evidence per evening than match results.
-Each hand is a clean team contest: the dealer's team against the attackers, and the team
-that goes up wins it (nobody going up is a draw). Partners change between matches, and
-openskill credits each player of a team according to their own uncertainty.
+Each hand is a clean team contest between its actual sides (``bot/stats/counting.py``
+``sides_of``): the defenders (the dealer and every friend found; the dealer alone in
+three-bid or without a friend) against the attackers, in teams of any size (2 v 2, 3 v 3,
+1 v 4, 2 v 3, 1 v 2), and the side that goes up wins it (nobody going up is a draw).
+Partners change between matches (and in find-friends between hands), and openskill
+credits each player of a team according to their own uncertainty.
 
 Computer players are never rated or listed. A human partnered with computers is rated
 all the same: each computer enters the update as a fixed, well-known rating for its

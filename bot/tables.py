@@ -30,7 +30,8 @@ from typing import Any, Protocol
 
 from bot.errors import BotError
 from bot.outbox import Outbox
-from bot.store import HandRecord, SeatRecord, Store, StoreError, TableRecord
+from bot.stats.hands import hand_record
+from bot.store import SeatRecord, Store, StoreError, TableRecord
 from bot.table_data import (
     AI_LEVELS,
     Seat,
@@ -40,8 +41,6 @@ from bot.table_data import (
     check_hosted,
     fitting_decks,
 )
-from bot.text.catalogue import SOURCE
-from bot.text.events import result_lines
 from engine.actions import (
     Action,
     AnswerTransfer,
@@ -63,11 +62,10 @@ from engine.actions import (
     action_to_dict,
     event,
 )
-from engine.cards import Card, Rank, format_cards
+from engine.cards import Card
 from engine.errors import EngineError
 from engine.game import Dealing, Game, HandOver, MatchOver, apply
 from engine.rules import Ruleset, ruleset
-from engine.scoring import HandResult
 from engine.views import SeatView, seat_view
 
 log = logging.getLogger(__name__)
@@ -198,7 +196,9 @@ class TableService:
             if match is None:
                 raise StoreError(f"match {table.match_id} is missing")
             table.game = Game(Ruleset.from_dict(match.rules), match.seed)
-            recorded = len(await self.store.match_hands(table.match_id))
+            stored = await self.store.match_hands(table.match_id)
+            # hand numbers are the engine's (a three-bid re-deal skips one)
+            recorded = stored[-1].hand_no + 1 if stored else 0
             for data in await self.store.load_actions(table.match_id):
                 events = table.game.apply(action_from_dict(data))
                 recent.extend(e for e in events if e.audience is None)
@@ -613,7 +613,8 @@ class TableService:
             if ev.kind == "trick_won":
                 last_winner = ev.seat
             elif ev.kind == "hand_scored":
-                await self.store.record_hand(_hand_record(table, ev, last_winner))
+                await self.store.record_hand(hand_record(table.match_id, game, ev.get("result"),
+                                                         last_winner))
                 if self.stats:
                     await self.stats.hand_recorded(table.match_id)
             elif ev.kind == "match_over":
@@ -839,35 +840,3 @@ async def _to_the_end(write: Awaitable[None]) -> bool:
 
 def _away_event(seat: int) -> Event:
     return event("away", seat=seat)
-
-
-def _hand_record(table: Table, ev: Event, last_trick_seat: int | None) -> HandRecord:
-    result: HandResult = ev.get("result")
-    game = table.game
-    assert game is not None and table.match_id is not None
-    phase = game.phase
-    assert isinstance(phase, (HandOver, MatchOver))
-    trump = phase.ctx.trump
-    defenders = table.rules.seating.fixed_team(result.dealer)
-    winner = {"defenders": defenders, "attackers": 1 - defenders}.get(result.side)
-    return HandRecord(
-        match_id=table.match_id, hand_no=game.hand_number, dealer=result.dealer,
-        level=result.old_levels[0].label, trump=None if trump is None else trump.value,
-        defenders_team=defenders, attacker_points=result.attacker_points,
-        kitty_multiplier=result.multiplier,
-        last_trick_team=defenders if result.last_trick_side == "defenders" else 1 - defenders,
-        winner_team=winner, levels_gained=result.levels if winner is not None else 0,
-        levels_before=_by_team(defenders, result.old_levels),
-        levels_after=_by_team(defenders, result.new_levels),
-        result={"lines": result_lines(SOURCE, result), "side": result.side, "levels": result.levels,
-                "kitty": format_cards(result.kitty), "kitty_points": result.kitty_points,
-                "trick_points": result.trick_points, "next_dealer": result.next_dealer,
-                "match_winner": result.winner_team},
-        last_trick_seat=last_trick_seat)
-
-
-def _by_team(defenders: int, pair: tuple[Rank, Rank]) -> list[str]:
-    """(defenders, attackers) levels → levels indexed by team."""
-    out = ["", ""]
-    out[defenders], out[1 - defenders] = pair[0].label, pair[1].label
-    return out

@@ -7,6 +7,10 @@ hand and at start-up.
 ranked tables (``computers_ranked`` off) and the table has a computer in a seat when the
 match starts; a user in two seats also makes it casual. Only humans are rated, and a
 human partnered with computers is rated too.
+
+**Sides.** Every count reads the hand's actual sides (``bot/stats/hands.py``): the
+dealer and the friends found defend, the rest attack, in every preset. The totals and
+the ratings are per player; ``docs/stats.md`` says what counts in each preset.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import logging
 from collections.abc import Sequence
 
 from bot.ratings import Member, rate_hand
+from bot.stats.hands import seat_outcomes
 from bot.stats.seating import match_seating
 from bot.stats.settings import ServerSettingsService
 from bot.store import HandRecord, HandStats, MatchRecord, SeatRecord, Store, StoreError
@@ -27,30 +32,39 @@ log = logging.getLogger(__name__)
 
 def hand_stats(match: MatchRecord, hand: HandRecord, seating: Seating | None = None
                ) -> list[HandStats]:
-    """What a hand adds to each human's totals (a user in two seats counts once);
-    ``seating``: the match's, when the caller has read it already."""
+    """What a hand adds to each human's totals (a user in two seats counts once, by their
+    first seat); ``seating``: the match's, when the caller has read it already."""
     out: list[HandStats] = []
     seen: set[int] = set()
-    seating = seating or match_seating(match)
-    for seat, record in enumerate(match.seats):
-        if record.user_id is None or record.user_id in seen:
+    outcomes = seat_outcomes(seating or match_seating(match), hand)
+    for outcome in outcomes:
+        record = match.seats[outcome.seat] if outcome.seat < len(match.seats) else None
+        if record is None or record.user_id is None or record.user_id in seen:
             continue
         seen.add(record.user_id)
-        team = seating.fixed_team(seat)
-        won = hand.winner_team == team
         out.append(HandStats(
-            user_id=record.user_id, defending=team == hand.defenders_team, won=won,
-            levels_gained=hand.levels_gained if won else 0,
-            kitty_captured=hand.kitty_multiplier > 0 and hand.last_trick_seat == seat))
+            user_id=record.user_id, defending=outcome.defending, won=outcome.won,
+            levels_gained=outcome.gained,
+            kitty_captured=hand.kitty_multiplier > 0 and not outcome.defending
+            and hand.last_trick_seat == outcome.seat))
     return out
 
 
-def teams_of(match: MatchRecord, seating: Seating) -> list[list[Member]]:
-    """The match's two fixed teams, as rating members."""
+def sides_of(match: MatchRecord, hand: HandRecord, seating: Seating
+             ) -> tuple[list[list[Member]], int | None]:
+    """The hand's actual sides as rating teams, [defenders, attackers] (the dealer and
+    the friends found against the rest: 2 v 2, 3 v 3, 1 v 4, 2 v 3, 1 v 2), and the index
+    of the side that went up (None: nobody)."""
     teams: list[list[Member]] = [[], []]
-    for seat, record in enumerate(match.seats):
-        teams[seating.fixed_team(seat)].append(Member(record.user_id, record.ai_level))
-    return teams
+    winner: int | None = None
+    for outcome in seat_outcomes(seating, hand):
+        if outcome.seat >= len(match.seats):  # (a damaged row: fewer seats than its rules)
+            continue
+        record = match.seats[outcome.seat]
+        teams[0 if outcome.defending else 1].append(Member(record.user_id, record.ai_level))
+        if outcome.won:
+            winner = 0 if outcome.defending else 1
+    return teams, winner
 
 
 class StatsCounter:
@@ -89,13 +103,13 @@ class StatsCounter:
                 return 0
             hands = (await self.store.match_hands(match_id))[done:]
             seating = match_seating(match)  # once a match, not once a hand
-            teams = teams_of(match, seating)
             for hand in hands:
                 ratings = []
                 if match.ranked:
+                    teams, winner = sides_of(match, hand, seating)
                     users = [m.user_id for team in teams for m in team if m.user_id]
                     current = await self.store.load_ratings(match.guild_id, users)
-                    ratings = rate_hand(teams, hand.winner_team, current)
+                    ratings = rate_hand(teams, winner, current)
                 await self.store.count_hand(match_id, hand.hand_no,
                                             hand_stats(match, hand, seating), ratings)
             return len(hands)

@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.errors import BotError
+from bot.stats.hands import fixed_team_of, hand_record, seat_outcomes
 from bot.stats.seating import match_seating
 from bot.store import HandRecord, Store
 from engine.errors import EngineError
-from engine.game import Game, HandOver, MatchOver
+from engine.game import Game
 from engine.record import FORMAT as RECORD_FORMAT
 from engine.record import VERSION as RECORD_VERSION
 from engine.record import GameRecord
-from engine.scoring import HandResult
 from engine.teams import Seating
 
 EXPORT_FORMAT = "shengji-match"
@@ -45,41 +45,33 @@ class MatchExporter:
                       "started_at": match.started_at.isoformat(),
                       "finished_at": None if match.finished_at is None
                       else match.finished_at.isoformat()},
-            "seats": [{"seat": i, "team": seating.fixed_team(i), "kind": s.kind, "name": s.name,
-                       "ai_level": s.ai_level} for i, s in enumerate(match.seats)],
+            "seats": [{"seat": i, "team": fixed_team_of(seating, i), "kind": s.kind,
+                       "name": s.name, "ai_level": s.ai_level}
+                      for i, s in enumerate(match.seats)],
             "record": {"format": RECORD_FORMAT, "version": RECORD_VERSION, "seed": match.seed,
                        "rules": match.rules, "actions": actions},
-            "hands": [hand_summary(h) for h in hands],
+            "hands": [hand_summary(seating, h) for h in hands],
         }
 
 
-def hand_summary(hand: HandRecord) -> dict[str, Any]:
-    """The result of a stored hand as written in an export."""
+def hand_summary(seating: Seating, hand: HandRecord) -> dict[str, Any]:
+    """The result of a stored hand as written in an export (a hand stored before
+    migration 004 has its seats read from its fixed teams: ``bot/stats/hands.py``)."""
+    seats = seat_outcomes(seating, hand)
+    defenders = [o.seat for o in seats if o.defending]
+    won = [o for o in seats if o.won]
     return {"hand_no": hand.hand_no, "dealer": hand.dealer, "level": hand.level,
             "trump": hand.trump, "defenders_team": hand.defenders_team,
             "attacker_points": hand.attacker_points,
             "kitty_multiplier": hand.kitty_multiplier, "last_trick_seat": hand.last_trick_seat,
             "winner_team": hand.winner_team, "levels_gained": hand.levels_gained,
-            "levels_before": list(hand.levels_before), "levels_after": list(hand.levels_after)}
-
-
-def _replayed_summary(seating: Seating, hand_no: int, result: HandResult, trump: str | None,
-                      last_trick_seat: int | None) -> dict[str, Any]:
-    defenders = seating.fixed_team(result.dealer)
-    winner = {"defenders": defenders, "attackers": 1 - defenders}.get(result.side)
-
-    def by_team(pair: tuple[Any, Any]) -> list[str]:
-        out = ["", ""]
-        out[defenders], out[1 - defenders] = pair[0].label, pair[1].label
-        return out
-
-    return {"hand_no": hand_no, "dealer": result.dealer, "level": result.old_levels[0].label,
-            "trump": trump, "defenders_team": defenders,
-            "attacker_points": result.attacker_points, "kitty_multiplier": result.multiplier,
-            "last_trick_seat": last_trick_seat, "winner_team": winner,
-            "levels_gained": result.levels if winner is not None else 0,
-            "levels_before": by_team(result.old_levels),
-            "levels_after": by_team(result.new_levels)}
+            "levels_before": list(hand.levels_before), "levels_after": list(hand.levels_after),
+            "defenders": defenders,
+            "winner_side": "none" if not won else "defenders" if won[0].defending
+            else "attackers",
+            "bid": hand.bid,
+            "seats": [{"before": o.before, "after": o.after, "gained": o.gained}
+                      for o in seats]}
 
 
 def replay_export(document: dict[str, Any]) -> list[dict[str, Any]]:
@@ -88,6 +80,7 @@ def replay_export(document: dict[str, Any]) -> list[dict[str, Any]]:
     if document.get("format") != EXPORT_FORMAT or document.get("version") != EXPORT_VERSION:
         raise EngineError("bad_record", rule="version", version=EXPORT_VERSION)
     record = GameRecord.from_dict(document["record"])
+    seating = record.rules.seating
     game = Game(record.rules, record.seed)
     out: list[dict[str, Any]] = []
     last_winner: int | None = None
@@ -96,11 +89,7 @@ def replay_export(document: dict[str, Any]) -> list[dict[str, Any]]:
             if ev.kind == "trick_won":
                 last_winner = ev.seat
             elif ev.kind == "hand_scored":
-                phase = game.phase
-                assert isinstance(phase, (HandOver, MatchOver))
-                trump = phase.ctx.trump
-                out.append(_replayed_summary(record.rules.seating, game.hand_number,
-                                             ev.get("result"),
-                                             None if trump is None else trump.value,
-                                             last_winner))
+                # the same record the table service stores (match id 0: not written)
+                hand = hand_record(0, game, ev.get("result"), last_winner)
+                out.append(hand_summary(seating, hand))
     return out

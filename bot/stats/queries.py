@@ -4,10 +4,11 @@ only; ``stats`` shows all play and the ranked part."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.errors import BotError
+from bot.stats.hands import seat_outcomes
 from bot.stats.seating import match_seating, teammates
 from bot.store import (
     LEADERBOARD_ORDERS,
@@ -15,7 +16,9 @@ from bot.store import (
     LeaderboardRow,
     PlayerStats,
     Store,
+    StoreError,
 )
+from engine.teams import Formation, Seating
 
 PAGE_SIZE = 10
 
@@ -32,7 +35,10 @@ class LeaderboardPage:
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """One ended match seen from one player."""
+    """One ended match seen from one player. With fixed teams: partners and opponents,
+    and the levels (the player's team, the other team) at the end; without (find-friends,
+    three-bid, where the sides change every hand): the other players, and the player's
+    own level at the end."""
 
     match_id: int
     finished_at: datetime | None
@@ -41,7 +47,9 @@ class HistoryEntry:
     outcome: str  # won, lost, abandoned
     hands: int
     ranked: bool
-    levels: tuple[str, str] | None  # (the player's team, the other team) at the end
+    levels: tuple[str, ...] | None  # fixed teams: (theirs, the others'); else (theirs,)
+    fixed_teams: bool = True
+    others: list[str] = field(default_factory=list)  # everyone else (no fixed teams)
 
 
 class StatsQueries:
@@ -80,16 +88,36 @@ class StatsQueries:
             if seat is None:
                 continue
             seating = match_seating(match)
-            team = seating.fixed_team(seat)
-            mates, others = teammates(seating, seat, len(match.seats))
-            partners = [match.seats[i].name for i in mates]
-            opponents = [match.seats[i].name for i in others]
+            holder = seating.holder(seat)  # the match winner is a level holder
             outcome = "abandoned" if match.status == "abandoned" else \
-                "won" if match.winner_team == team else "lost"
-            levels = None
-            if match.hands_played:
-                last = (await self.store.match_hands(match.id))[-1]
-                levels = (last.levels_after[team], last.levels_after[1 - team])
-            out.append(HistoryEntry(match.id, match.finished_at, partners, opponents, outcome,
-                                    match.hands_played, match.ranked, levels))
+                "won" if match.winner_team == holder else "lost"
+            levels = await self._final_levels(match.id, seating, seat) \
+                if match.hands_played else None
+            if seating.formation is Formation.FIXED:
+                mates, rivals = teammates(seating, seat, len(match.seats))
+                out.append(HistoryEntry(
+                    match.id, match.finished_at, [match.seats[i].name for i in mates],
+                    [match.seats[i].name for i in rivals], outcome, match.hands_played,
+                    match.ranked, levels))
+            else:
+                others = [s.name for i, s in enumerate(match.seats) if i != seat]
+                out.append(HistoryEntry(match.id, match.finished_at, [], [], outcome,
+                                        match.hands_played, match.ranked, levels,
+                                        fixed_teams=False, others=others))
         return out
+
+    async def _final_levels(self, match_id: int, seating: Seating, seat: int
+                            ) -> tuple[str, ...] | None:
+        """The levels after the match's last hand: (the seat's team's, the other team's),
+        or (the seat's own,) without fixed teams. None if the hand does not read."""
+        try:
+            last = (await self.store.match_hands(match_id))[-1]
+            by_seat = seat_outcomes(seating, last)
+        except (StoreError, IndexError):
+            return None
+        if seat >= len(by_seat):
+            return None
+        if seating.formation is not Formation.FIXED:
+            return (by_seat[seat].after,)
+        _, rivals = teammates(seating, seat, seating.players)
+        return (by_seat[seat].after, by_seat[rivals[0]].after) if rivals else None

@@ -38,12 +38,14 @@ from bot.store.records import (
     MatchStatus,
     PlayerStats,
     Rating,
+    SeatChange,
     SeatKind,
     SeatRecord,
     Store,
     StoreError,
     TableRecord,
     TableStatus,
+    WinnerSide,
 )
 from bot.store.sql import utc_now
 from bot.store.sqlite import SqliteStore
@@ -51,8 +53,8 @@ from bot.store.sqlite import SqliteStore
 __all__ = [
     "LEADERBOARD_ORDERS", "HandRecord", "HandStats", "LeaderboardOrder", "LeaderboardRow",
     "MatchRecord", "MatchStatus", "Migration", "PlayerStats", "PostgresStore", "Rating",
-    "SeatKind", "SeatRecord", "SqliteStore", "Store", "StoreError", "TableRecord", "TableStatus",
-    "bundled_migrations", "is_postgres_url", "open_store",
+    "SeatChange", "SeatKind", "SeatRecord", "SqliteStore", "Store", "StoreError", "TableRecord",
+    "TableStatus", "WinnerSide", "bundled_migrations", "is_postgres_url", "open_store",
 ]
 
 

@@ -131,32 +131,78 @@ class MatchRecord:
         check(self.status in _MATCH_STATUSES, f"match status must be one of {_MATCH_STATUSES}")
 
 
+WinnerSide = Literal["defenders", "attackers", "none"]
+_WINNER_SIDES = ("defenders", "attackers", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """One seat's level in a hand: before and after the scoring (rank labels), the levels
+    the hand gave it (0 unless its side went up) and the engine's reason codes
+    (``engine.scoring.LevelChange.reasons``)."""
+
+    before: str
+    after: str
+    gained: int
+    reasons: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check(isinstance(self.before, str) and isinstance(self.after, str),
+              "a seat's levels must be rank labels")
+        check(is_int(self.gained) and self.gained >= 0,
+              "a seat's levels gained must be a whole number")
+        check(isinstance(self.reasons, (list, tuple))
+              and all(isinstance(r, str) for r in self.reasons),
+              "a seat's reasons must be a list of codes")
+        object.__setattr__(self, "reasons", tuple(self.reasons))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"before": self.before, "after": self.after, "gained": self.gained,
+                "reasons": list(self.reasons)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> SeatChange:
+        check(isinstance(data, dict), "a seat change must be an object")
+        return cls(data["before"], data["after"], data["gained"], tuple(data["reasons"]))
+
+
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """One scored hand. Teams are numbered as the engine does (``Seating.fixed_team``); levels are
-    per team (index = team) as rank labels, so per-player levels follow from the seats."""
+    """One scored hand (built by ``bot/stats/hands.py``).
+
+    ``levels_before``/``levels_after`` are per level holder (``Seating.holder``): per fixed
+    team (index = team), or per seat where levels are individual. The ``*_team`` fields
+    are fixed teams, None where the match has none (find-friends, three-bid).
+    ``defenders``, ``winner_side``, ``bid`` and ``seat_changes`` say who defended, who
+    went up and each seat's levels in every preset; they are None in hands stored before
+    migration 004 (fixed teams only: ``bot/stats/hands.py`` reads those from the teams)."""
 
     match_id: int
     hand_no: int  # 0-based, Game.hand_number
     dealer: int  # seat
-    level: str  # the rank played, e.g. "2"
+    level: str  # the rank played, e.g. "2" (the dealer's level)
     trump: str | None  # trump suit label; None: no trump
-    defenders_team: int  # the dealer's team (庄家)
+    defenders_team: int | None  # the dealer's fixed team (庄家)
     attacker_points: int  # final total, kitty included
     kitty_multiplier: int  # 0: the attackers did not capture the kitty
-    last_trick_team: int
-    winner_team: int | None  # the team that went up; None: nobody
-    levels_gained: int  # how far winner_team went up (0 if nobody)
+    last_trick_team: int | None
+    winner_team: int | None  # the fixed team that went up; None: nobody, or no fixed teams
+    levels_gained: int  # the level table's levels for the side that went up (0: nobody)
     levels_before: list[str]
     levels_after: list[str]
     result: dict[str, Any]  # the engine's HandResult as a dict the caller builds
     last_trick_seat: int | None = None  # who won the last trick (kitties captured per player)
+    defenders: tuple[int, ...] | None = None  # the dealer and every friend found
+    winner_side: WinnerSide | None = None
+    bid: int | None = None  # three-bid: the winning bid
+    seat_changes: tuple[SeatChange, ...] | None = None  # one per seat
 
     def __post_init__(self) -> None:
-        for name in ("match_id", "hand_no", "dealer", "defenders_team", "attacker_points",
-                     "kitty_multiplier", "last_trick_team", "levels_gained"):
+        for name in ("match_id", "hand_no", "dealer", "attacker_points",
+                     "kitty_multiplier", "levels_gained"):
             check(is_int(getattr(self, name)), f"hand {name} must be an integer")
-        for name in ("winner_team", "last_trick_seat"):
+        for name in ("defenders_team", "last_trick_team", "winner_team", "last_trick_seat",
+                     "bid"):
             value = getattr(self, name)
             check(value is None or is_int(value), f"hand {name} must be an integer or None")
         check(isinstance(self.level, str), "hand level must be text")
@@ -167,6 +213,21 @@ class HandRecord:
                    f"hand {name} must be a list of rank labels")
             object.__setattr__(self, name, list(value))
         check(isinstance(self.result, dict), "hand result must be an object")
+        if self.defenders is not None:
+            check(isinstance(self.defenders, (list, tuple)) and len(self.defenders) > 0
+                  and all(is_int(s) and s >= 0 for s in self.defenders),
+                  "hand defenders must be a list of seats")
+            object.__setattr__(self, "defenders", tuple(self.defenders))
+        check(self.winner_side is None or self.winner_side in _WINNER_SIDES,
+              f"hand winner_side must be one of {_WINNER_SIDES}")
+        if self.seat_changes is not None:
+            check(isinstance(self.seat_changes, (list, tuple))
+                  and all(isinstance(c, SeatChange) for c in self.seat_changes),
+                  "hand seat_changes must be SeatChanges")
+            object.__setattr__(self, "seat_changes", tuple(self.seat_changes))
+        check((self.defenders is None) == (self.winner_side is None)
+              == (self.seat_changes is None),
+              "hand defenders, winner_side and seat_changes go together")
 
 
 LeaderboardOrder = Literal["rating", "wins", "levels"]
@@ -178,8 +239,8 @@ class HandStats:
     """What one hand adds to one user's totals (see migration 002 for the meanings)."""
 
     user_id: int
-    defending: bool  # on the dealer's team
-    won: bool  # the user's team went up
+    defending: bool  # on the dealer's side (the dealer and the friends found)
+    won: bool  # the user's side went up
     levels_gained: int
     kitty_captured: bool
 

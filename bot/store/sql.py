@@ -22,6 +22,7 @@ from bot.store.records import (
     HandRecord,
     MatchRecord,
     MatchStatus,
+    SeatChange,
     SeatRecord,
     StoreError,
     TableRecord,
@@ -83,7 +84,8 @@ MATCH_COLUMNS = ("id, guild_id, channel_id, seed, rules, seats, status, winner_t
                  "started_at, finished_at, hands_played, ranked")
 _HAND_COLUMNS = ("match_id, hand_no, dealer, level, trump, defenders_team, attacker_points, "
                  "kitty_multiplier, last_trick_team, winner_team, levels_gained, levels_before, "
-                 "levels_after, result, last_trick_seat")
+                 "levels_after, result, last_trick_seat, defenders, winner_side, bid, "
+                 "seat_changes")
 
 
 def _table_from_row(row: Sequence[Any]) -> TableRecord:
@@ -115,13 +117,18 @@ def match_from_row(row: Sequence[Any]) -> MatchRecord:
 def _hand_from_row(row: Sequence[Any]) -> HandRecord:
     try:
         result = loads(row[13], "result")
+        defenders = None if row[15] is None else loads(row[15], "defenders")
+        changes = None if row[18] is None else loads(row[18], "seat_changes")
+        check(changes is None or isinstance(changes, list), "column seat_changes is not a list")
         return HandRecord(
             match_id=row[0], hand_no=row[1], dealer=row[2], level=row[3], trump=row[4],
             defenders_team=row[5], attacker_points=row[6], kitty_multiplier=row[7],
             last_trick_team=row[8], winner_team=row[9], levels_gained=row[10],
             levels_before=loads(row[11], "levels_before"),
             levels_after=loads(row[12], "levels_after"), result=result,
-            last_trick_seat=row[14])
+            last_trick_seat=row[14], defenders=defenders, winner_side=row[16], bid=row[17],
+            seat_changes=None if changes is None
+            else tuple(SeatChange.from_dict(c) for c in changes))
     except (StoreError, KeyError, TypeError, ValueError) as exc:
         raise corrupt("hands", f"match_id={row[0]}, hand_no={row[1]}", exc) from None
 
@@ -305,8 +312,8 @@ class GameLogStore(SqlBackend):
         check(len(seats) > 0 and all(isinstance(s, SeatRecord) for s in seats),
               "a match needs a SeatRecord in every seat")
         seats_json = dumps([s.to_dict() for s in seats], "seats")
-        # each seat's team as the engine seats them (fixed partnerships: the bot hosts no
-        # other kind yet, bot/table_data.hosted)
+        # each seat's level holder as the engine seats them: its fixed team, or the seat
+        # itself where levels are individual (matches.winner_team is a holder too)
         try:
             seating = Ruleset.from_dict(rules).seating
         except EngineError as e:
@@ -378,21 +385,28 @@ class GameLogStore(SqlBackend):
                   hand.last_trick_team, hand.winner_team, hand.levels_gained,
                   dumps(hand.levels_before, "levels_before"),
                   dumps(hand.levels_after, "levels_after"),
-                  dumps(hand.result, "the hand result"), hand.last_trick_seat, self._now())
+                  dumps(hand.result, "the hand result"), hand.last_trick_seat,
+                  None if hand.defenders is None else dumps(list(hand.defenders), "defenders"),
+                  hand.winner_side, hand.bid,
+                  None if hand.seat_changes is None
+                  else dumps([c.to_dict() for c in hand.seat_changes], "seat_changes"),
+                  self._now())
         doing = f"recording hand {hand.hand_no} of match {hand.match_id}"
         async with self._transaction(doing) as tx:
             status = await self._match_status(tx, hand.match_id)
             if status != "playing":
                 raise StoreError(f"match {hand.match_id} is {status}; no more hands are stored")
-            rows = await tx.fetch("SELECT hands_played FROM matches WHERE id = ?",
+            # Hand numbers are the engine's (Game.hand_number): each after the last stored;
+            # a deal nobody bid on (three-bid) is dealt again under the next number, so
+            # only a number not after the last is refused.
+            rows = await tx.fetch("SELECT MAX(hand_no) FROM hands WHERE match_id = ?",
                                   (hand.match_id,))
-            expected = rows[0][0]
-            if hand.hand_no != expected:
-                state = "is already stored" if hand.hand_no < expected else "would leave a gap"
-                raise StoreError(f"hand {hand.hand_no} of match {hand.match_id} {state}: the "
-                                 f"next is {expected}")
+            last = rows[0][0]
+            if last is not None and hand.hand_no <= last:
+                raise StoreError(f"hand {hand.hand_no} of match {hand.match_id} is already "
+                                 f"stored: the last stored is {last}")
             await tx.execute(f"INSERT INTO hands ({_HAND_COLUMNS}, recorded_at) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+                             f"VALUES ({', '.join('?' * len(values))})", values)
             await tx.execute("UPDATE matches SET hands_played = hands_played + 1 WHERE id = ?",
                              (hand.match_id,))
 

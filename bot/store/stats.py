@@ -71,24 +71,29 @@ class PlayerStatsStore(SqlBackend):
                          ratings: Sequence[Rating]) -> None:
         """Add one stored hand to the players' totals and store their new ratings, once.
 
-        ``hand_no`` must be the next uncounted hand of the match; ``ratings`` are the new
-        values (their ``hands`` is ignored: each counts one more hand)."""
+        ``hand_no`` must be the next uncounted hand of the match (the first stored after
+        the ``stats_hands`` counted ones, in hand order); ``ratings`` are the new values
+        (their ``hands`` is ignored: each counts one more hand)."""
         check(all(isinstance(h, HandStats) for h in stats), "stats must be HandStats")
         check(all(isinstance(r, Rating) and r.sigma > 0 for r in ratings),
               "ratings must be Ratings with a positive sigma")
         now = self._now()
         async with self._transaction(f"counting hand {hand_no} of match {match_id}") as tx:
             rows = await tx.fetch(
-                "SELECT guild_id, ranked, stats_hands, hands_played FROM matches WHERE id = ?"
+                "SELECT guild_id, ranked, stats_hands FROM matches WHERE id = ?"
                 f"{self.FOR_UPDATE}", (match_id,))
             if not rows:
                 raise StoreError(f"there is no match {match_id}")
-            guild_id, ranked, counted, played = rows[0]
-            if hand_no != counted:
+            guild_id, ranked, counted = rows[0]
+            following = await tx.fetch(
+                "SELECT hand_no FROM hands WHERE match_id = ? ORDER BY hand_no "
+                "LIMIT 1 OFFSET ?", (match_id, counted))
+            if not following:
                 raise StoreError(f"hand {hand_no} of match {match_id} cannot be counted: "
-                                 f"the next to count is {counted}")
-            if hand_no >= played:
-                raise StoreError(f"hand {hand_no} of match {match_id} is not stored yet")
+                                 "every stored hand is counted")
+            if hand_no != following[0][0]:
+                raise StoreError(f"hand {hand_no} of match {match_id} cannot be counted: "
+                                 f"the next to count is {following[0][0]}")
             # in user order, so two hands counted at once lock shared rows in the same order
             for h in sorted(stats, key=lambda h: h.user_id):
                 await tx.execute(

@@ -127,14 +127,24 @@ def history_text(entries: Sequence[HistoryEntry], name: str, locale: str | None)
         return say(locale, "history_empty", name=shown)
     lines = [say(locale, "history_title", name=shown)]
     for e in entries:
-        lines.append(say(
-            locale, "history_line", id=e.match_id,
-            date=e.finished_at.strftime("%Y-%m-%d") if e.finished_at else "—",
-            partners=discord.utils.escape_markdown(", ".join(e.partners) or "—"),
-            opponents=discord.utils.escape_markdown(", ".join(e.opponents)),
-            result=say(locale, f"history_{e.outcome}"), hands=e.hands,
-            levels=f" · {e.levels[0]}:{e.levels[1]}" if e.levels else "",
-            ranked=say(locale, "history_ranked") if e.ranked else ""))
+        date = e.finished_at.strftime("%Y-%m-%d") if e.finished_at else "—"
+        result = say(locale, f"history_{e.outcome}")
+        ranked = say(locale, "history_ranked") if e.ranked else ""
+        if e.fixed_teams:
+            lines.append(say(
+                locale, "history_line", id=e.match_id, date=date,
+                partners=discord.utils.escape_markdown(", ".join(e.partners) or "—"),
+                opponents=discord.utils.escape_markdown(", ".join(e.opponents)),
+                result=result, hands=e.hands,
+                levels=f" · {e.levels[0]}:{e.levels[1]}" if e.levels else "",
+                ranked=ranked))
+        else:  # no fixed partners: the sides changed from hand to hand
+            lines.append(say(
+                locale, "history_line_open", id=e.match_id, date=date,
+                players=discord.utils.escape_markdown(", ".join(e.others)), result=result,
+                hands=e.hands,
+                levels=say(locale, "history_own_level", level=e.levels[0]) if e.levels
+                else "", ranked=ranked))
     return "\n".join(lines)
 
 

@@ -8,7 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.store import HandRecord, HandStats, Rating, SeatRecord, TableRecord, open_store
+from bot.store import (
+    HandRecord,
+    HandStats,
+    Rating,
+    SeatChange,
+    SeatRecord,
+    TableRecord,
+    open_store,
+)
 from tests.bot.backends import Clock
 from tests.bot.harness import ROOT
 from tests.postgres import PostgresServer
@@ -26,7 +34,12 @@ def _hand(match_id: int, hand_no: int) -> HandRecord:
                       trump="S", defenders_team=0, attacker_points=85, kitty_multiplier=2,
                       last_trick_team=1, winner_team=1, levels_gained=1,
                       levels_before=["2", "2"], levels_after=["2", "3"],
-                      result={"notes": ["kitty ×2"], "trick_points": 75}, last_trick_seat=3)
+                      result={"notes": ["kitty ×2"], "trick_points": 75}, last_trick_seat=3,
+                      defenders=(0, 2), winner_side="attackers", bid=None,
+                      seat_changes=tuple(SeatChange("2", after, gained, reasons)
+                                         for after, gained, reasons in (
+                                             ("2", 0, ("none",)), ("3", 1, ("took_over",)),
+                                             ("2", 0, ("none",)), ("3", 1, ("took_over",)))))
 
 
 async def fill(database: str) -> None:

@@ -162,7 +162,7 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         defending = [m.defenders_team == 0 for m in played]
         assert (f"Matches: 3 played, {sum(won)} won, 0 abandoned "
                 f"(ranked: 2 played, {sum(won[:2])} won)") in stats
-        assert (f"Hands as dealer's team: {sum(defending)}, won "
+        assert (f"Hands on the dealer's side: {sum(defending)}, won "
                 f"{sum(w and d for w, d in zip(won, defending, strict=False))}") in stats
         assert (f"Hands as attackers: {3 - sum(defending)}, won "
                 f"{sum(w and not d for w, d in zip(won, defending, strict=False))}") in stats
