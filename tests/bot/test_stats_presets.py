@@ -457,18 +457,15 @@ def _given(action: Action) -> Callable[[int], Action]:
     return lambda _seat: action
 
 
-# find-friends and three-bid join this table when the service drives their new phases
-# (calling friends, bidding, naming the trump: issue #13, the table service's part)
 @pytest.mark.parametrize("preset, options", [
     ("six", {"level_ranks": "K,A", "finish": "reach_ace"}),
-], ids=["six"])
+    ("find-friends", {"level_ranks": "K,A", "finish": "reach_ace", "must_play": ""}),
+    ("three-bid", {"level_ranks": "K,A", "finish": "reach_ace"}),
+], ids=["six", "find-friends", "three-bid"])
 async def test_the_table_service_records_and_counts_every_preset(
-        store: Store, monkeypatch: pytest.MonkeyPatch, preset: str,
-        options: dict[str, str]) -> None:
+        store: Store, preset: str, options: dict[str, str]) -> None:
     """The table service's own hand record and counting (``TableService._derive``), with
-    every seat's decision sent in as a player's. (The service does not host these presets
-    until their Discord side is built: the test lets it.)"""
-    monkeypatch.setattr("bot.tables.hosted", lambda rules: True)
+    every seat's decision sent in as a player's."""
     counter, queries, _ = await _services(store)
     fast = TableSettings(turn_timer=3600, deal_pause=0, last_chance=0, hand_pause=0,
                          ai_pause=0, away_pause=3600)
