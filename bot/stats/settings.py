@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.errors import BotError
 from bot.store import Store
+from bot.table_data import check_hosted, fitting_decks
 from engine.errors import EngineError
 from engine.rules import PRESETS, ruleset
 
@@ -91,10 +92,12 @@ class ServerSettingsService:
             new_options = {}
         else:
             new_options = parse_option_text(options)
+        preset_name = new_preset or "classic"
         try:
-            ruleset(new_preset or "classic", **new_options)
+            rules = ruleset(preset_name, **fitting_decks(preset_name, new_options))
         except EngineError as exc:
             raise BotError.refused("bad_rules", exc) from None
+        check_hosted(rules)  # a default no table could be opened with is refused now
         settings = ServerSettings(
             preset=new_preset, options=new_options,
             turn_timer=current.turn_timer if turn_timer is None else float(turn_timer),

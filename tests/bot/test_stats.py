@@ -336,3 +336,16 @@ async def test_server_defaults_apply_to_new_tables_of_the_default_preset(
     changed = await stats.settings.update(GUILD, preset="one-deck")
     assert changed.options == {} and changed.turn_timer == 20  # old preset's options dropped
     assert await stats.settings.update(GUILD, reset=True) == ServerSettings()
+
+
+async def test_a_server_default_no_table_could_have_is_refused_and_nothing_is_stored(
+        store: Store) -> None:
+    stats = Stats(store)
+    before = await stats.settings.update(GUILD, preset="find-friends", options="players=5")
+    with pytest.raises(BotError) as refused:
+        await stats.settings.update(GUILD, options="players=6 decks=2")  # 6 × 2: no such table
+    assert refused.value.key == "table_size"
+    assert await stats.settings.get(GUILD) == before
+    # six players alone get the three decks their table needs, as /shengji create gives them
+    six = await stats.settings.update(GUILD, options="players=6")
+    assert six.options == {"players": "6"}
