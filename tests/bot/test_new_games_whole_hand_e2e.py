@@ -19,6 +19,7 @@ import asyncio
 import functools
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,10 +28,11 @@ import pytest
 
 from bot.text.catalogue import say
 from bot.text.events import call_text, copy_word
-from engine.actions import Deal, EndDeal
+from engine.actions import Bid, Deal, EndDeal, PassBid
 from engine.ai.bidding import choose_declaration
+from engine.ai.phases import decide
 from engine.cards import Card, Rank, Suit
-from engine.game import Burying, Game
+from engine.game import Bidding, Burying, Game
 from engine.rules.presets import ruleset
 from engine.views import seat_view
 from tests.bot.harness import (
@@ -41,6 +43,7 @@ from tests.bot.harness import (
     hand_over,
     running_bot,
     table_message,
+    wait_until,
 )
 from tests.bot.test_card_picker_e2e import _first_seed, _match_seed, _stored, _table_says
 from tests.bot.test_new_games_panel_e2e import _choose, _panel_with, _press
@@ -278,3 +281,111 @@ async def _person_to_play(world: Any, people: Sequence[tuple[Any, str]],
         if choices:
             return user
     return None
+
+
+# -- three-bid ---------------------------------------------------------------------------------
+
+@functools.cache
+def _bidding_deal() -> int:
+    """A three-bid deal (Alice, Bob, a computer in seat 3) where, after Alice bids 150 and
+    Bob passes, the computer bids 145 and then passes on Alice's 140: she deals at 140."""
+    rules = ruleset("three-bid")
+
+    def fits(seed: int) -> bool:
+        game = _dealt_without_computers_declaring(rules, seed, (2,))
+        if game is None or not isinstance(game.phase, Bidding):
+            return False
+        for action in (Bid(0, 150), PassBid(1)):
+            game.apply(action)
+        if decide(seat_view(game, 2)) != Bid(2, 145):
+            return False
+        for action in (Bid(2, 145), Bid(0, 140)):
+            game.apply(action)
+        return decide(seat_view(game, 2)) == PassBid(2)
+
+    return _first_seed("the computer bids once and passes", fits)
+
+
+async def _bid_panel(world: Any, user: Any) -> Any:
+    """``user``'s panel once it offers bids; the message."""
+    panel = await _panel_with(world, user, "sj:bid:")
+    return world.fake.message(panel.message.id)
+
+
+async def test_three_bid_two_people_and_a_computer_a_whole_hand_with_restarts(
+        tmp_path: Path) -> None:
+    seed = _bidding_deal()
+    async with running_bot(tmp_path, {"SHENGJI_SEED": str(seed)}) as world:
+        fake = world.fake
+        alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+        await create_and_start(world, alice, "three-bid", others=(bob,))
+        people = [(alice, "1. Alice"), (bob, "2. Bob")]
+        channel = world.channel.id
+        # Alice bids 150 with its button, Bob passes with his, the computer bids 145
+        await _press(world, alice, await _bid_panel(world, alice), f"sj:bid:{channel}:0:150")
+        await _press(world, bob, await _bid_panel(world, bob), f"sj:bid:{channel}:0:pass")
+        await wait_until(lambda: len(_stored(world, "Bid")) == 2, timeout=30)
+        assert _stored(world, "Bid")[-1] == {"type": "Bid", "seat": 2, "points": 145}
+        await _table_says(world, say("en", "status_bid", name="1. Alice", points=145,
+                                     bidder="3. Bot 3"))
+
+        # killed while the bot waits for Alice's bid: the standing bid is still 145
+        before = await hand_numbers(world, alice)
+        await world.restart()
+        assert await hand_numbers(world, alice) == before
+        message = await _bid_panel(world, alice)
+        bids = [o["value"] for o in component(message, "sj:bidm:")["options"]]
+        assert "145" not in bids and "140" in bids, bids
+        ix = await fake.select(alice, message, component(message, "sj:bidm:")["custom_id"],
+                               ["140"])
+        await answered(ix)
+        await wait_until(lambda: len(_stored(world, "PassBid")) == 2, timeout=30)
+        assert _stored(world, "Bid")[-1] == {"type": "Bid", "seat": 0, "points": 140}
+        await _table_says(world, say("en", "ev_bid_won", name="1. Alice", points=140))
+
+        # Alice buries with the keyboard and names her longest suit from the menu
+        await _panel_with(world, alice, "sj:pk:g:bury:")
+        buried = await fake.slash(alice, world.channel, "shengji", "bury",
+                                  cards="1 2 3 4 5 6")
+        await answered(buried)
+        panel = await _panel_with(world, alice, "sj:trumpm:")
+        held = Counter(label[0] for label in await hand_numbers(world, alice)
+                       if label[0] in "♠♥♦♣")
+        suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}[held.most_common(1)[0][0]]
+        message = fake.message(panel.message.id)
+        assert suit in [o["value"] for o in component(message, "sj:trumpm:")["options"]]
+        ix = await fake.select(alice, message, component(message, "sj:trumpm:")["custom_id"],
+                               [suit])
+        await answered(ix)
+        await wait_until(lambda: bool(_stored(world, "NameTrump")), timeout=30)
+        assert _stored(world, "NameTrump") == [{"type": "NameTrump", "seat": 0, "trump": suit}]
+
+        # the play, each person playing the heuristic's first choice; killed again after
+        # two tricks, while the bot waits for a person
+        asked: list[tuple[Any, list[dict[str, Any]], int]] = []
+        restarted = False
+        end = time.monotonic() + 120
+        while not hand_over(world):
+            assert time.monotonic() < end, fake.describe_recent()
+            for user, name in people:
+                await _human_plays(world, user, name, lambda choices: None, asked)
+            if not restarted and len(_stored(world, "Play")) >= 6:
+                mover = await _person_to_play(world, people, asked)
+                if mover is not None:
+                    hands = {u.id: await hand_numbers(world, u) for u, _ in people}
+                    stored = len(_stored(world, "Play"))
+                    await world.restart()
+                    restarted = True
+                    for user, _ in people:
+                        assert await hand_numbers(world, user) == hands[user.id]
+                    assert len(_stored(world, "Play")) == stored
+                    assert await _person_to_play(world, people, asked) == mover
+            await asyncio.sleep(0.05)
+        assert restarted
+
+        # the result post, and the hand's record: Alice dealt alone, Bob attacked
+        result = next(m.content for m in fake.messages(world.channel)
+                      if "Attackers' total" in (m.content or ""))
+        points = int(re.search(r"Attackers' total: (\d+)", result).group(1))  # type: ignore[union-attr]
+        await _stats_say(world, alice, f"Hands on the dealer's side: 1, won {int(points < 140)}")
+        await _stats_say(world, bob, f"Hands as attackers: 1, won {int(points >= 140)}")
