@@ -21,6 +21,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ import pytest
 
 from bot.text.catalogue import say
 from bot.text.events import call_text, copy_word
+from bot.ui.decisions import DRAFT_PATTERN
 from engine.actions import Bid, Deal, EndDeal, PassBid
 from engine.ai.bidding import choose_declaration
 from engine.ai.phases import decide
@@ -67,7 +69,7 @@ def _dealt_without_computers_declaring(rules: Any, seed: int, computers: Sequenc
 @functools.cache
 def _friend_deal() -> tuple[int, Card]:
     """A find-friends deal where no computer declares, so Alice deals and takes the
-    kitty, and Bob holds both copies of a side ace Alice lacks, with six other cards of
+    kitty, and Bob holds both copies of a side ace Alice lacks, with five more cards of
     its suit (so he need not play the ace until he chooses): whoever plays the first
     copy, it is Bob. (The bot seed, the ace.)"""
     rules = ruleset("find-friends")
@@ -115,6 +117,48 @@ async def _human_plays(world: Any, user: Any, name: str,
     return True
 
 
+@dataclass
+class _Played:
+    """What the people saw while playing a hand: every autocomplete answer (the user, the
+    choices, the record mark when answered) and the mark at the restart (0: not yet)."""
+    asked: list[tuple[Any, list[dict[str, Any]], int]] = field(default_factory=list)
+    restart_mark: int = 0
+
+
+Prefer = Callable[[list[dict[str, Any]], _Played], "dict[str, Any] | None"]
+
+
+async def _play_to_the_result(world: Any, people: Sequence[tuple[Any, str]], *,
+                              restart_after: int, prefer: dict[int, Prefer] | None = None
+                              ) -> _Played:
+    """The people play, each what ``prefer`` picks for them (else the heuristic's first
+    choice), until the hand's result is posted; once ``restart_after`` cards are played
+    and the bot waits for a person, it is killed and started again, and each hand, the
+    stored plays and the seat to play must be as they were."""
+    played = _Played()
+    end = time.monotonic() + 120
+    while not hand_over(world):
+        assert time.monotonic() < end, world.fake.describe_recent()
+        for user, name in people:
+            choose = (prefer or {}).get(user.id)
+            await _human_plays(world, user, name,
+                               lambda cs, f=choose: f(cs, played) if f else None, played.asked)
+        if not played.restart_mark and len(_stored(world, "Play")) >= restart_after:
+            mover = await _person_to_play(world, people, played.asked)
+            if mover is not None:
+                hands = {u.id: await hand_numbers(world, u) for u, _ in people}
+                stored = len(_stored(world, "Play"))
+                await world.restart()  # SIGKILL, then a new process on the same file
+                played.restart_mark = world.fake.mark()
+                for user, _ in people:  # each hand exactly as it was
+                    assert await hand_numbers(world, user) == hands[user.id]
+                assert len(_stored(world, "Play")) == stored
+                assert await _person_to_play(world, people, played.asked) == mover
+        await asyncio.sleep(0.05)
+    assert played.restart_mark, "the hand ended before the restart"
+    return played
+
+
 async def test_find_friends_two_people_three_computers_a_whole_hand_with_a_restart(
         tmp_path: Path) -> None:
     seed, ace = _friend_deal()
@@ -147,39 +191,17 @@ async def test_find_friends_two_people_three_computers_a_whole_hand_with_a_resta
         found = say("en", "ev_friend_found", name="2. Bob", card=ace.pretty,
                     copy=copy_word("en", 1))
 
-        asked: list[tuple[Any, list[dict[str, Any]], int]] = []
-        restarted, restart_mark = False, 0
-
-        def bob_prefers(choices: list[dict[str, Any]]) -> dict[str, Any] | None:
+        def bob_prefers(choices: list[dict[str, Any]], played: _Played
+                        ) -> dict[str, Any] | None:
             # Bob keeps the ace through the restart, then plays it at his first chance
             with_ace = [c for c in choices if str(ace) in c["value"].split()]
-            if restarted and with_ace:
+            if played.restart_mark and with_ace:
                 return with_ace[0]
             return next((c for c in choices if c not in with_ace), None)
 
-        def nothing(choices: list[dict[str, Any]]) -> dict[str, Any] | None:
-            return None
-
-        prefer = {alice.id: nothing, bob.id: bob_prefers}
-        end = time.monotonic() + 120
-        while not hand_over(world):
-            assert time.monotonic() < end, fake.describe_recent()
-            for user, name in people:
-                await _human_plays(world, user, name, prefer[user.id], asked)
-            if not restarted and len(_stored(world, "Play")) >= 10:
-                mover = await _person_to_play(world, people, asked)
-                if mover is not None:  # two tricks are played; the bot waits for a person
-                    before = {u.id: await hand_numbers(world, u) for u, _ in people}
-                    stored = len(_stored(world, "Play"))
-                    await world.restart()  # SIGKILL, then a new process on the same file
-                    restarted = True
-                    restart_mark = fake.mark()
-                    for user, _ in people:  # each hand exactly as it was
-                        assert await hand_numbers(world, user) == before[user.id]
-                    assert len(_stored(world, "Play")) == stored
-                    assert await _person_to_play(world, people, asked) == mover
-            await asyncio.sleep(0.05)
-        assert restarted
+        played = await _play_to_the_result(world, people, restart_after=10,
+                                           prefer={bob.id: bob_prefers})
+        asked, restart_mark = played.asked, played.restart_mark
         reveal = next(r for r in fake.records if found in (r.content or ""))
         assert reveal.seq > restart_mark  # some tricks after the call, and the restart
         # until the reveal, nothing anyone but Bob saw told who holds the ace
@@ -188,18 +210,17 @@ async def test_find_friends_two_people_three_computers_a_whole_hand_with_a_resta
         assert any(r.user_id == alice.id for r in seen_by_others)  # (her panel, answers)
         answers = [c for user, choices, at in asked
                    if user is alice and hidden_from <= at < reveal.seq for c in choices]
-        seats = {"friend": "2. Bob", "others": ("3. Bot 3", "4. Bot 4", "5. Bot 5"),
-                 "channel_id": world.channel.id}
-        _assert_no_friend(seen_by_others, answers, **seats)
+        no_friend = functools.partial(_assert_no_friend, friend="2. Bob",
+                                      others=("3. Bot 3", "4. Bot 4", "5. Bot 5"),
+                                      channel_id=world.channel.id)
+        no_friend(seen_by_others, answers)
         # (the same check fails on what the table showed once Bob played the ace)
         after = [r for r in fake.records[reveal.seq - 1:] if r.public][:3]
         with pytest.raises(AssertionError):
-            _assert_no_friend(after, [], **seats)
+            no_friend(after, [])
 
         # the result post, and the hand's record: the stats count it for both people
-        result = next(m.content for m in fake.messages(world.channel)
-                      if "Attackers' total" in (m.content or ""))
-        points = int(re.search(r"Attackers' total: (\d+)", result).group(1))  # type: ignore[union-attr]
+        points = _attackers_total(world)
         held = int(points < 120)
         for user in (alice, bob):  # Alice deals, Bob is her friend: both defend
             await _stats_say(world, user, f"Hands on the dealer's side: 1, won {held}")
@@ -227,9 +248,11 @@ def _seat_notes(text: str) -> dict[str, set[str]]:
 
 
 #: every control id a player other than the friend may see while the friend is hidden:
-#: the table's buttons and the play picker, which carry the channel, the hand's size and
-#: the picking in progress only, never a seat
-HIDDEN_IDS = re.compile(r"sj:(hand|leave|pick:play):CH|sj:pk:(g|c|ok|x):play:CH:\d+:\d+:\d+")
+#: the table's buttons, the play picker (the channel, the hand's size and the picking in
+#: progress) and the dealer's call menus as they were when Call was pressed (the hand and
+#: the call drafted: cards and copies); none carries a seat
+HIDDEN_IDS = re.compile(r"sj:(hand|leave|pick:play):CH|sj:pk:(g|c|ok|x):play:CH:\d+:\d+:\d+"
+                        rf"|sj:cf:(g|c|k|ok|f\d):CH:\d+:{DRAFT_PATTERN}")
 
 
 def _assert_no_friend(records: Sequence[Any], answers: Sequence[dict[str, Any]], *,
@@ -254,6 +277,15 @@ def _assert_no_friend(records: Sequence[Any], answers: Sequence[dict[str, Any]],
     assert compared, "no payload showed the seats"
     for answer in answers:
         assert not FRIEND_WORDS.search(answer["name"] + answer["value"]), answer
+
+
+def _attackers_total(world: Any) -> int:
+    """The attackers' points, as the hand's result post gives them."""
+    for message in world.fake.messages(world.channel):
+        found = re.search(r"Attackers' total: (\d+)", message.content or "")
+        if found:
+            return int(found.group(1))
+    raise AssertionError("no result post")
 
 
 async def _stats_say(world: Any, user: Any, line: str) -> None:
@@ -362,30 +394,9 @@ async def test_three_bid_two_people_and_a_computer_a_whole_hand_with_restarts(
 
         # the play, each person playing the heuristic's first choice; killed again after
         # two tricks, while the bot waits for a person
-        asked: list[tuple[Any, list[dict[str, Any]], int]] = []
-        restarted = False
-        end = time.monotonic() + 120
-        while not hand_over(world):
-            assert time.monotonic() < end, fake.describe_recent()
-            for user, name in people:
-                await _human_plays(world, user, name, lambda choices: None, asked)
-            if not restarted and len(_stored(world, "Play")) >= 6:
-                mover = await _person_to_play(world, people, asked)
-                if mover is not None:
-                    hands = {u.id: await hand_numbers(world, u) for u, _ in people}
-                    stored = len(_stored(world, "Play"))
-                    await world.restart()
-                    restarted = True
-                    for user, _ in people:
-                        assert await hand_numbers(world, user) == hands[user.id]
-                    assert len(_stored(world, "Play")) == stored
-                    assert await _person_to_play(world, people, asked) == mover
-            await asyncio.sleep(0.05)
-        assert restarted
+        await _play_to_the_result(world, people, restart_after=6)
 
         # the result post, and the hand's record: Alice dealt alone, Bob attacked
-        result = next(m.content for m in fake.messages(world.channel)
-                      if "Attackers' total" in (m.content or ""))
-        points = int(re.search(r"Attackers' total: (\d+)", result).group(1))  # type: ignore[union-attr]
+        points = _attackers_total(world)
         await _stats_say(world, alice, f"Hands on the dealer's side: 1, won {int(points < 140)}")
         await _stats_say(world, bob, f"Hands as attackers: 1, won {int(points >= 140)}")
