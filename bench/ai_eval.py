@@ -57,7 +57,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.engine import rules_of
 from bot.text.catalogue import SOURCE
 from bot.text.events import result_lines
-from engine.actions import Bury, Deal, Declare, EndDeal, Play, ReturnCards, SwapKitty
+from engine.actions import (
+    AnswerTransfer,
+    Bid,
+    Bury,
+    CallFriends,
+    Deal,
+    Declare,
+    EndDeal,
+    NameTrump,
+    PassBid,
+    Play,
+    ReturnCards,
+    SwapKitty,
+    Transfer,
+)
 from engine.ai import AiPool, choose
 from engine.ai import player as ai_player
 from engine.ai.table import attackers_win, take_over_threshold
@@ -144,6 +158,22 @@ class Transcript:
             self.lines.append(f"Dealer S{phase.dealer}; trump: {_trump_name(phase)}; "
                               f"{self.seat(action.seat)} buries {format_cards(action.cards)} "
                               f"({sum(c.points for c in action.cards)} points)")
+        elif isinstance(action, Bid):
+            self.lines.append(f"{self.seat(action.seat)} bids {action.points}")
+        elif isinstance(action, PassBid):
+            self.lines.append(f"{self.seat(action.seat)} passes")
+        elif isinstance(action, NameTrump):
+            self.lines.append(f"{self.seat(action.seat)} names the trump: {action.trump}")
+        elif isinstance(action, CallFriends):
+            called = ", ".join(f"copy {copy} of {format_cards([card])}"
+                               for card, copy in zip(action.cards, action.copies, strict=True))
+            self.lines.append(f"{self.seat(action.seat)} calls {called}")
+        elif isinstance(action, Transfer):
+            self.lines.append(f"{self.seat(action.seat)} places the stopped levels: "
+                              f"{'nowhere' if action.target is None else f'S{action.target}'}")
+        elif isinstance(action, AnswerTransfer):
+            self.lines.append(f"{self.seat(action.seat)} "
+                              f"{'accepts' if action.accept else 'refuses'} the levels")
         elif isinstance(action, Play):
             assert isinstance(phase, Playing)
             if not phase.trick.plays:
