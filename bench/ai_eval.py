@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python bench/ai_eval.py [--pairs N] [--preset NAME[:option=value,...]]
                                         [--workers W] [--match hard:easy] ...
+                                        [--progress K] [--hands-log DIR]
      .venv/bin/python bench/ai_eval.py --latency TABLES [--workers W]
 e.g. --preset find-friends:players=5,decks=2, --preset three-bid (the preset options
 as ``bench/engine.py`` reads them).
@@ -28,7 +29,15 @@ hands A's team won). A seat's point margin is (attackers' points - threshold) wh
 attacks, the opposite when it defends; its levels are the levels its own level moved
 (by team or by player), both averaged over A's seat-hands minus the same over B's.
 Decision times are wall-clock ms of ``choose`` for every decision after the deal
-(burying, the changzhu swap, bidding, naming the trump, calling, card play, transfer).
+(burying, the changzhu swap, bidding, naming the trump, calling, card play, transfer),
+and the CPU ms of the deciding process (``time.process_time``): on a shared machine the
+wall clock counts the other processes' turns too, the CPU time does not.
+
+``--progress K`` prints the running figures every K deal pairs (a long run that is
+stopped still says what it measured). ``--hands-log DIR`` writes one readable
+transcript per hand (``DIR/<match>-<seed>-<table>.txt``): seats and their players,
+declarations, the hands after burying, the kitty, every trick with its winner and
+points, and the result.
 """
 
 from __future__ import annotations
@@ -46,12 +55,29 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.engine import rules_of
-from engine.actions import Deal, Declare, EndDeal, ReturnCards, SwapKitty
+from bot.text.catalogue import SOURCE
+from bot.text.events import result_lines
+from engine.actions import (
+    AnswerTransfer,
+    Bid,
+    Bury,
+    CallFriends,
+    Deal,
+    Declare,
+    EndDeal,
+    NameTrump,
+    PassBid,
+    Play,
+    ReturnCards,
+    SwapKitty,
+    Transfer,
+)
 from engine.ai import AiPool, choose
 from engine.ai import player as ai_player
 from engine.ai.table import attackers_win, take_over_threshold
+from engine.cards import Card, format_cards
 from engine.errors import EngineError
-from engine.game import Dealing, Game, HandOver, MatchOver, Swapping
+from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
 from engine.legal import legal_declarations
 from engine.simulate import random_action, random_return
 from engine.views import public_view, seat_view
@@ -78,13 +104,14 @@ class PairResult:
     # (A's mean, B's mean) over their seat-hands of each hand: won share, margin, levels
     hands: list[tuple[float, float, float, float, float, float]] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
     illegal: int = 0
     refused: int = 0
     undecided: int = 0  # a computer seat to act that had no decision (random instead)
 
 
 def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
-            times: dict[str, list[float]]) -> object:
+            result: PairResult) -> object:
     if kind == "random":
         phase = game.phase
         if isinstance(phase, Dealing):
@@ -99,26 +126,113 @@ def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
             return SwapKitty(seat)
         return random_action(game, rng)
     view = seat_view(game, seat)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     action = choose(view, kind, seed)
     if not isinstance(game.phase, Dealing):
-        times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
+        result.times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
+        result.cpu.setdefault(kind, []).append((time.process_time() - cpu) * 1000)
     return action
 
 
-def play_table(preset: str, seed: int, kinds: list[str], result: PairResult) -> HandRecord:
-    """One hand of one table; ``kinds[s]`` plays seat s."""
+class Transcript:
+    """A hand told trick by trick, for a person to review."""
+
+    def __init__(self, seed: int, kinds: list[str]) -> None:
+        self.kinds = kinds
+        self.lines = [f"Deal seed {seed}; seats: " +
+                      ", ".join(f"S{s} {k}" for s, k in enumerate(kinds))]
+        self.trick: list[str] = []
+        self.tricks = 0
+
+    def seat(self, seat: int) -> str:
+        return f"S{seat} ({self.kinds[seat]})"
+
+    def before(self, game: Game, action: object) -> None:
+        phase = game.phase
+        if isinstance(action, Declare):
+            self.lines.append(f"{self.seat(action.seat)} declares {format_cards(action.cards)}")
+        elif isinstance(action, ReturnCards):
+            self.lines.append(f"{self.seat(action.seat)} returns {format_cards(action.cards)}")
+        elif isinstance(action, Bury):
+            assert isinstance(phase, Burying)
+            self.lines.append(f"Dealer S{phase.dealer}; trump: {_trump_name(phase)}; "
+                              f"{self.seat(action.seat)} buries {format_cards(action.cards)} "
+                              f"({sum(c.points for c in action.cards)} points)")
+        elif isinstance(action, Bid):
+            self.lines.append(f"{self.seat(action.seat)} bids {action.points}")
+        elif isinstance(action, PassBid):
+            self.lines.append(f"{self.seat(action.seat)} passes")
+        elif isinstance(action, NameTrump):
+            self.lines.append(f"{self.seat(action.seat)} names the trump: {action.trump}")
+        elif isinstance(action, CallFriends):
+            called = ", ".join(f"copy {copy} of {format_cards([card])}"
+                               for card, copy in zip(action.cards, action.copies, strict=True))
+            self.lines.append(f"{self.seat(action.seat)} calls {called}")
+        elif isinstance(action, Transfer):
+            self.lines.append(f"{self.seat(action.seat)} places the stopped levels: "
+                              f"{'nowhere' if action.target is None else f'S{action.target}'}")
+        elif isinstance(action, AnswerTransfer):
+            self.lines.append(f"{self.seat(action.seat)} "
+                              f"{'accepts' if action.accept else 'refuses'} the levels")
+        elif isinstance(action, Play):
+            assert isinstance(phase, Playing)
+            if not phase.trick.plays:
+                if not phase.tricks:
+                    self.lines.append("Hands at the first lead:")
+                    for s, hand in enumerate(phase.hands):
+                        self.lines.append(f"  {self.seat(s)}: {_sorted(hand, phase)}")
+                self.tricks += 1
+                self.trick = [f"Trick {self.tricks}: {self.seat(action.seat)} leads "
+                              f"{format_cards(action.cards)}"]
+            else:
+                self.trick.append(f"{self.seat(action.seat)} {format_cards(action.cards)}")
+
+    def after(self, game: Game) -> None:
+        phase = game.phase
+        if self.trick and not (isinstance(phase, Playing) and phase.trick.plays):
+            if isinstance(phase, Playing):
+                _, winner, points = phase.tricks[-1]
+                tail = f" — won by S{winner}, {points} points; attackers {phase.attacker_points}"
+            else:
+                assert isinstance(phase, (HandOver, MatchOver))
+                tail = f" — the last trick, won by the {phase.result.last_trick_side}"
+            self.lines.append("; ".join(self.trick) + tail)
+            self.trick = []
+        if isinstance(phase, (HandOver, MatchOver)):
+            result = phase.result
+            self.lines.append(f"Kitty: {format_cards(result.kitty)}")
+            self.lines += result_lines(SOURCE, result)
+
+    def write(self, path: Path) -> None:
+        path.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
+
+
+def _trump_name(phase: Burying | Playing) -> str:
+    suit = phase.ctx.trump
+    return f"level {phase.level.name.lower()}, " + (suit.name.lower() if suit else "no suit")
+
+
+def _sorted(hand: list[Card], phase: Playing) -> str:
+    ctx = phase.ctx
+    return format_cards(sorted(hand, key=lambda c: (-ctx.eff[c.index], -ctx.strength[c.index])))
+
+
+def play_table(preset: str, seed: int, kinds: list[str], result: PairResult,
+               log: Path | None = None) -> HandRecord:
+    """One hand of one table; ``kinds[s]`` plays seat s. A's seats are those of kinds[0].
+    ``log``: where to write the hand's transcript."""
     rules = rules_of(preset)
     game = Game(rules, seed, dealer=seed % rules.players)
     rng = random.Random(seed * 7919 + 1)
     step = 0
+    transcript = Transcript(seed, kinds) if log is not None else None
     while not isinstance(game.phase, (HandOver, MatchOver)):
         phase = game.phase
         step += 1
         action = None
         if isinstance(phase, Dealing):
             for seat in range(rules.players):
-                action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result.times)
+                action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result)
                 if action is not None:
                     break
             if action is None:
@@ -127,18 +241,24 @@ def play_table(preset: str, seed: int, kinds: list[str], result: PairResult) -> 
             seat = public_view(game).turn  # type: ignore[assignment]
             if isinstance(phase, Swapping):
                 seat = phase.declarer  # type: ignore[assignment]
-            action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result.times)
+            action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result)
             if action is None:
                 result.undecided += 1
                 print(f"UNDECIDED seed {seed} {kinds}: seat {seat} in {phase.name}",
                       file=sys.stderr)
                 action = random_action(game, rng)
+        if transcript is not None:
+            transcript.before(game, action)
         try:
             game.apply(action)  # type: ignore[arg-type]
         except EngineError as exc:
             result.illegal += 1
             print(f"ILLEGAL seed {seed} {kinds}: {action} ({exc})", file=sys.stderr)
             game.apply(random_action(game, rng))  # type: ignore[arg-type]
+        if transcript is not None:
+            transcript.after(game)
+    if transcript is not None and log is not None:
+        transcript.write(log)
     hand = game.phase.result
     attackers_won = attackers_win(rules, hand.attacker_points, hand.bid)
     threshold = take_over_threshold(rules, hand.bid)
@@ -160,15 +280,16 @@ def _means(record: HandRecord, kinds: list[str], kind: str) -> tuple[float, floa
             statistics.mean(record.levels[s] for s in seats))
 
 
-def play_pair(args: tuple[str, int, str, str]) -> PairResult:
-    preset, seed, a, b = args
+def play_pair(args: tuple[str, int, str, str, str | None]) -> PairResult:
+    preset, seed, a, b, log_dir = args
     result = PairResult()
     before = ai_player.refused_plays
     players = rules_of(preset).players
     even = [a if s % 2 == 0 else b for s in range(players)]  # A in the even seats
     odd = [b if s % 2 == 0 else a for s in range(players)]
-    for kinds in (even, odd):
-        record = play_table(preset, seed, kinds, result)
+    for table, kinds in enumerate((even, odd), 1):
+        log = Path(log_dir) / f"{a}-{b}-{seed}-{table}.txt" if log_dir else None
+        record = play_table(preset, seed, kinds, result, log)
         result.hands.append((*_means(record, kinds, a), *_means(record, kinds, b)))
     result.refused = ai_player.refused_plays - before
     return result
@@ -219,12 +340,18 @@ def report(preset: str, a: str, b: str, results: list[PairResult], seconds: floa
     for r in results:
         for kind, values in r.times.items():
             times.setdefault(kind, []).extend(values)
+    cpu: dict[str, list[float]] = {}
+    for r in results:
+        for kind, values in r.cpu.items():
+            cpu.setdefault(kind, []).extend(values)
     for kind, values in sorted(times.items()):
         if kind == "random":
             continue
+        used = cpu[kind]
         print(f"- ms per decision, {kind}: p50 {pct(values, 0.5):.1f}, "
-              f"p95 {pct(values, 0.95):.1f}, "
-              f"max {max(values):.1f} ({len(values)} decisions)")
+              f"p95 {pct(values, 0.95):.1f}, max {max(values):.1f} "
+              f"({len(values)} decisions); CPU ms: p50 "
+              f"{pct(used, 0.5):.1f}, p95 {pct(used, 0.95):.1f}, max {max(used):.1f}")
     sys.stdout.flush()
 
 
@@ -308,6 +435,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--match", action="append", default=None,
                         help="A:B, e.g. hard:easy (default: hard:easy and easy:random)")
+    parser.add_argument("--progress", type=int, default=0, metavar="K",
+                        help="print the running figures every K deal pairs")
+    parser.add_argument("--hands-log", default=None, metavar="DIR",
+                        help="write a trick-by-trick transcript of every hand into DIR")
     parser.add_argument("--latency", type=int, default=0, metavar="TABLES",
                         help="measure event-loop responsiveness with TABLES tables instead")
     args = parser.parse_args()
@@ -317,12 +448,21 @@ def main() -> None:
     matches = args.match or ["hard:easy", "easy:random"]
     print(f"# AI evaluation: {args.preset}, duplicate deals, {args.workers} worker process(es)")
     print(DEFINITION)
+    if args.hands_log:
+        Path(args.hands_log).mkdir(parents=True, exist_ok=True)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for match in matches:
             a, b = match.split(":")
-            jobs = [(args.preset, args.seed * 100_000 + i, a, b) for i in range(args.pairs)]
+            jobs = [(args.preset, args.seed * 100_000 + i, a, b, args.hands_log)
+                    for i in range(args.pairs)]
             start = time.perf_counter()
-            results = list(pool.map(play_pair, jobs, chunksize=1))
+            results = []
+            for result in pool.map(play_pair, jobs, chunksize=1):
+                results.append(result)
+                if args.progress and len(results) % args.progress == 0 \
+                        and len(results) < len(jobs):
+                    print(f"\n(so far: the first {len(results)} deal pairs)")
+                    report(args.preset, a, b, results, time.perf_counter() - start)
             report(args.preset, a, b, results, time.perf_counter() - start)
 
 

@@ -83,6 +83,7 @@ class Labels:
     dealer_badge: str = "D"
     points: str = "Attackers' points"
     cards_left: str = "{n} cards"
+    one_card_left: str = "{n} card"
     to_play: str = "to play"
     winning: str = "winning"
     away: str = "away"

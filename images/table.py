@@ -851,7 +851,8 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
         parts.append(line)
     seats = []
     for name, info in zip(names, scene.seats, strict=True):
-        notes = [fill(labels.cards_left, info.cards_left), *seat_roles(info, labels)]
+        left = labels.one_card_left if info.cards_left == 1 else labels.cards_left
+        notes = [fill(left, info.cards_left), *seat_roles(info, labels)]
         if info.is_turn:
             notes.append(labels.to_play)
         if info.away:

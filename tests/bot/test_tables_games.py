@@ -426,3 +426,36 @@ async def test_a_person_whose_bid_or_call_times_out_gets_a_computer_standing_in(
     await _wait(lambda: any(isinstance(a, own) and a.seat == 0 for a in table.game.log))
     assert table.seats[0].away
     assert ("away", 0) in [(e.kind, e.seat) for e in recorder.public]
+
+
+async def test_when_everybody_passes_the_next_player_deals_again_and_a_restart_keeps_it(
+        backend: Backend) -> None:
+    store = await backend.open()
+    recorder = Recorder()
+    service = TableService(store, recorder, RandomDeciders(declare_chance=0.0),
+                           default_settings=FAST, seed=3)
+    _OPEN.extend([service, store])
+    users = {0: 100, 1: 101, 2: 102}
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="three-bid", options={})
+    await service.join(1, 101, "Bea")
+    await service.join(1, 102, "Cid")
+    await service.start(1, 100)
+    await _wait(lambda: isinstance(table.game.phase, Bidding))
+    first_hand = table.game.hand_number
+    for _ in range(3):  # each of the three passes in turn
+        seat = table.actor()
+        assert seat is not None
+        await service.act(1, users[seat], lambda s: PassBid(s))
+    assert [e.kind for e in recorder.public].count("redeal") == 1
+    # the clock deals the new hand, and its bidding waits for a person again
+    await _wait(lambda: isinstance(table.game.phase, Bidding))
+    assert table.game.hand_number == first_hand + 1
+    assert table.status == "playing" and table.actor() is not None
+    await service.close()
+    fingerprint = table.game.fingerprint()
+    again = TableService(store, Recorder(), RandomDeciders(), default_settings=FAST)
+    _OPEN.append(again)
+    (restored,) = await again.restore()
+    assert restored.table.game.fingerprint() == fingerprint
+    assert isinstance(restored.table.game.phase, Bidding)

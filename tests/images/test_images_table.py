@@ -155,6 +155,13 @@ def test_alt_text_names_seats_trick_and_points() -> None:
     )
 
 
+
+def test_alt_text_says_one_card_for_a_seat_with_one_card_left() -> None:
+    last = [replace(seat, cards_left=n) for seat, n in zip(seats(4), (1, 0, 1, 2), strict=True)]
+    rendered = render_table(scene(seats=last, trick=[], winner=None))
+    assert "Player 0 (1 card, Dealer); Player 1 (0 cards, to play); Player 2 (1 card); " \
+        "Player 3 (2 cards)" in rendered.alt_text
+
 MID_HAND = {
     "levels": (Rank.FIVE, Rank.JACK),
     "defenders": 0,
