@@ -14,14 +14,13 @@ with the lowest trump that wins, otherwise throw the least valuable card, keepin
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from engine.ai.table import Cards, PlayState, distinct
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.legal import constructive_follow, legal_follows, sure_throws
-from engine.order import TRUMP
+from engine.order import TRUMP, TrumpContext
 from engine.plays import Lead, fill_structure
 from engine.referee import play_key, takes_lead
 from engine.shapes import (
@@ -85,12 +84,12 @@ def _still_to_play(state: PlayState, seat: int) -> list[int]:
     return [(seat + k) % n for k in range(1, n - done + 1)]
 
 
-def _dump_key(card: Card, state: PlayState, suit_len: Counter[int]) -> tuple[int, int, int, int]:
+def _dump_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[int, int, int, int]:
     e = state.ctx.eff[card.index]
     return (int(e == TRUMP), card.points, state.ctx.strength[card.index], suit_len[e])
 
 
-def _feed_key(card: Card, state: PlayState, suit_len: Counter[int]) -> tuple[int, int, int]:
+def _feed_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[int, int, int]:
     e = state.ctx.eff[card.index]
     return (int(e == TRUMP), -card.points, state.ctx.strength[card.index])
 
@@ -122,6 +121,25 @@ def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit:
                     not unbeatable_by(probe, out.get(TRUMP, {}), state.ctx):
                 return False
     return True
+
+
+_decomposed: dict[tuple[int, tuple[int, ...]], list[Unit]] = {}
+_decomposed_ctx: list[TrumpContext] = []  # the context ``_decomposed`` is for
+
+
+def _decompose(cards: list[Card], ctx: TrumpContext, max_width: int) -> list[Unit]:
+    """``decompose``, remembered for the trump context of the decision: a decision
+    decomposes the same suit holdings again and again (its own hand in every world and
+    play-out). The result is shared: callers must not change it."""
+    if not _decomposed_ctx or _decomposed_ctx[0] is not ctx or len(_decomposed) > 20_000:
+        _decomposed.clear()
+        _decomposed_ctx[:] = [ctx]
+    ident = ctx.ident
+    key = (max_width, tuple([ident[c.index] for c in cards]))
+    units = _decomposed.get(key)
+    if units is None:
+        units = _decomposed[key] = decompose(cards, ctx, max_width)
+    return units
 
 
 # -- leading ------------------------------------------------------------------------------
@@ -158,7 +176,7 @@ def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
             suit in voids[o] and TRUMP not in voids[o] for o in opps)
         partner_ruffs = side and suit in voids[partner] and TRUMP not in voids[partner] \
             and not ruff_risk
-        units = decompose(cards, ctx, max_width)
+        units = _decompose(cards, ctx, max_width)
         winners = [u for u in units if unbeatable_by(u, other, ctx)]
         for unit in winners:
             ucards = unit_cards(unit, cards, ctx)
@@ -208,9 +226,14 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
     prules = state.prules
     hand = state.hands[seat]
     n = lead.size
-    led = [c for c in hand if eff[c.index] == lead.suit]
-    rest = [c for c in hand if eff[c.index] != lead.suit]
-    suit_len: Counter[int] = Counter(eff[c.index] for c in hand)
+    led: list[Card] = []
+    rest: list[Card] = []
+    suit_len: dict[int, int] = {}  # cards of the hand by effective suit
+    led_suit = lead.suit
+    for c in hand:
+        e = eff[c.index]
+        suit_len[e] = suit_len.get(e, 0) + 1
+        (led if e == led_suit else rest).append(c)
     best_seat = state.plays[state.best][0]
     best_cards = state.plays[state.best][1]
     out = _Outstanding(state, seat)

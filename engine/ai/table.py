@@ -97,13 +97,17 @@ class PlayState:
         return self.total is not None
 
     def copy(self) -> PlayState:
-        return PlayState(self.rules, self.prules, self.ctx, self.dealer, self.taker,
-                         [list(h) for h in self.hands], self.kitty, self.leader,
-                         self.attacker_points, list(self.plays), self.lead, self.best,
-                         self.best_key, {k: dict(v) for k, v in self.remaining.items()},
-                         [set(v) for v in self.voids],
-                         self.last_winner, self.last_play, self.total, self.defenders,
-                         self.settled, self.calls, list(self.won), self.bid)
+        # (the hottest call of a search: fields copied directly, no __init__; the
+        # immutable ones are shared, the mutable ones copied one level deep)
+        new = object.__new__(PlayState)
+        fields = dict(self.__dict__)
+        fields["hands"] = [list(h) for h in self.hands]
+        fields["plays"] = list(self.plays)
+        fields["remaining"] = {k: dict(v) for k, v in self.remaining.items()}
+        fields["voids"] = [set(v) for v in self.voids]
+        fields["won"] = list(self.won)
+        new.__dict__ = fields
+        return new
 
     def trick_points(self) -> int:
         return sum(c.points for _, cards in self.plays for c in cards)
