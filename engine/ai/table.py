@@ -118,10 +118,13 @@ class PlayState:
         out = dict(self.remaining.get(suit, {}))
         eff = self.ctx.eff
         ident = self.ctx.ident
-        mine = self.hands[seat] + self.kitty if seat == self.taker else self.hands[seat]
-        for card in mine:
+        for card in self.hands[seat]:
             if eff[card.index] == suit:
                 _take_one(out, ident[card.index])
+        if seat == self.taker:
+            for card in self.kitty:
+                if eff[card.index] == suit:
+                    _take_one(out, ident[card.index])
         return out
 
     @classmethod
@@ -140,7 +143,7 @@ class PlayState:
     def play(self, cards: Sequence[Card], check_throw: bool = True) -> None:
         """Play ``cards`` for the seat to move (assumed legal; a throw is checked unless
         replaying a trick that already happened)."""
-        seat = self.turn
+        seat = (self.leader + len(self.plays)) % len(self.hands)  # ``turn``, inlined
         ctx = self.ctx
         hand = self.hands[seat]
         cards = tuple(cards)
@@ -168,7 +171,13 @@ class PlayState:
         ident = ctx.ident
         for card in cards:
             hand.remove(card)
-            _take_one(remaining[eff[card.index]], ident[card.index])
+            counts = remaining[eff[card.index]]
+            key = ident[card.index]
+            left = counts[key] - 1  # ``_take_one``, inlined
+            if left:
+                counts[key] = left
+            else:
+                del counts[key]
         self.plays.append((seat, cards))
         if self.calls and not self.settled:
             self._reveal(seat, cards)
