@@ -14,7 +14,7 @@ with the lowest trump that wins, otherwise throw the least valuable card, keepin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from engine.ai.table import Cards, PlayState, distinct
 from engine.cards import Card
@@ -42,7 +42,12 @@ class _RulesOnly:
 
 
 def choose_play(state: PlayState, seat: int) -> Cards:
-    return candidates(state, seat, limit=1)[0]
+    """The heuristic's play: ``candidates(state, seat, limit=1)[0]``, computing only what
+    decides the first candidate (it is the play-out policy: every move of every
+    play-out)."""
+    if state.lead is None:
+        return _lead_candidates(state, seat, first=True)[0]
+    return _follow_candidates(state, seat, first=True)[0]
 
 
 def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
@@ -144,7 +149,8 @@ def _decompose(cards: list[Card], ctx: TrumpContext, max_width: int) -> list[Uni
 
 # -- leading ------------------------------------------------------------------------------
 
-def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
+def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[Cards]:
+    """Leads best first (``first``: only the best one)."""
     ctx = state.ctx
     hand = state.hands[seat]
     eff = ctx.eff
@@ -211,13 +217,16 @@ def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
         top = max(cards, key=lambda c: strength[c.index])
         if top is not low:
             add(score - 15, (top,))
+    if first:  # (no two entries tie: ``order`` differs)
+        return [max(scored)[2]]
     scored.sort(reverse=True)
     return [cards for _, _, cards in scored]
 
 
 # -- following ------------------------------------------------------------------------------
 
-def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
+def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list[Cards]:
+    """Follows best first (``first``: only what decides the best one)."""
     lead = state.lead
     assert lead is not None
     ctx = state.ctx
@@ -262,6 +271,10 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
         ruff = _ruff(state, seat, rest, lead) if not led else None
         if ruff is not None and not partner_winning and (pts >= 5 or few_left or n >= 2):
             ranked.append(ruff)
+            if first:
+                return ranked
+        if first:
+            return [tuple(led) + tuple((feed if secure else dump)(rest, n - len(led)))]
         fillers = [feed(rest, n - len(led))] if secure else []
         fillers.append(dump(rest, n - len(led)))
         if not secure:
@@ -272,6 +285,8 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
             ranked.append(ruff)
         return ranked
     if n == 1:
+        if first and secure:
+            return [(max(led, key=lambda c: (c.points, -strength[c.index])),)]
         by_low = sorted(led, key=lambda c: (strength[c.index], c.points))
         winners = [c for c in by_low if beats((c,))]
         if secure:
@@ -294,19 +309,18 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
         return ranked
     # several cards, enough of the led suit: obligations decide the structure
     shim = _RulesOnly(state)
-    base = constructive_follow(shim, lead, hand, ctx)  # type: ignore[arg-type]
-    options: list[Cards | None] = []
     beat = _beat_in_suit(state, led, lead) if best_suit == lead.suit and not secure else None
-    if beat is not None and (last or pts >= 10 or holds(beat, lead.suit) or few_left):
-        options.append(beat)
-    if secure or (partner_winning and last):
-        options.append(_structured(state, led, lead, feed))
-    options.append(_structured(state, led, lead, dump))
-    if base is not None:
-        options.append(base)
-    if beat is not None:
-        options.append(beat)
-    for cards in options:
+
+    def options() -> Iterator[Cards | None]:  # (lazily: ``first`` stops at the first legal)
+        if beat is not None and (last or pts >= 10 or holds(beat, lead.suit) or few_left):
+            yield beat
+        if secure or (partner_winning and last):
+            yield _structured(state, led, lead, feed)
+        yield _structured(state, led, lead, dump)
+        yield constructive_follow(shim, lead, hand, ctx)  # type: ignore[arg-type]
+        yield beat
+
+    for cards in options():
         if cards is None or len(cards) != n:
             continue
         try:
@@ -314,6 +328,8 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
         except EngineError:
             continue
         ranked.append(cards)
+        if first:
+            break
     if not ranked:
         ranked = legal_follows(shim, lead, hand, ctx)[:4]  # type: ignore[arg-type]
     return ranked

@@ -172,12 +172,12 @@ class PlayState:
         for card in cards:
             hand.remove(card)
             counts = remaining[eff[card.index]]
-            key = ident[card.index]
-            left = counts[key] - 1  # ``_take_one``, inlined
+            which = ident[card.index]
+            left = counts[which] - 1  # ``_take_one``, inlined
             if left:
-                counts[key] = left
+                counts[which] = left
             else:
-                del counts[key]
+                del counts[which]
         self.plays.append((seat, cards))
         if self.calls and not self.settled:
             self._reveal(seat, cards)
