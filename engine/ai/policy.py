@@ -20,7 +20,7 @@ from engine.ai.table import Cards, PlayState, distinct
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.legal import constructive_follow, legal_follows, sure_throws
-from engine.order import TRUMP, TrumpContext
+from engine.order import TRUMP
 from engine.plays import Lead, fill_structure
 from engine.referee import play_key, takes_lead
 from engine.shapes import (
@@ -62,15 +62,33 @@ def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
 # -- knowledge helpers ------------------------------------------------------------------
 
 class _Outstanding(dict[int, Holding]):
-    """Lazily, per effective suit: the cards a seat has not seen."""
+    """Lazily, per effective suit: the cards a seat has not seen (ident -> count):
+    unplayed, not in its hand, not in a kitty it buried."""
 
     def __init__(self, state: PlayState, seat: int) -> None:
         super().__init__()
         self.state = state
         self.seat = seat
+        self.mine: dict[int, Holding] | None = None
 
     def __missing__(self, suit: int) -> Holding:
-        found = self.state.outstanding(self.seat, suit)
+        if self.mine is None:  # the seat's own cards by suit, counted once
+            state = self.state
+            eff, ident = state.ctx.eff, state.ctx.ident
+            self.mine = {}
+            held = state.hands[self.seat] + state.kitty if self.seat == state.taker else \
+                state.hands[self.seat]
+            for card in held:
+                counts = self.mine.setdefault(eff[card.index], {})
+                key = ident[card.index]
+                counts[key] = counts.get(key, 0) + 1
+        found = dict(self.state.remaining.get(suit, {}))
+        for key, k in self.mine.get(suit, {}).items():
+            left = found[key] - k
+            if left:
+                found[key] = left
+            else:
+                del found[key]
         self[suit] = found
         return found
 
@@ -128,25 +146,6 @@ def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit:
     return True
 
 
-_decomposed: dict[tuple[int, tuple[int, ...]], list[Unit]] = {}
-_decomposed_ctx: list[TrumpContext] = []  # the context ``_decomposed`` is for
-
-
-def _decompose(cards: list[Card], ctx: TrumpContext, max_width: int) -> list[Unit]:
-    """``decompose``, remembered for the trump context of the decision: a decision
-    decomposes the same suit holdings again and again (its own hand in every world and
-    play-out). The result is shared: callers must not change it."""
-    if not _decomposed_ctx or _decomposed_ctx[0] is not ctx or len(_decomposed) > 20_000:
-        _decomposed.clear()
-        _decomposed_ctx[:] = [ctx]
-    ident = ctx.ident
-    key = (max_width, tuple([ident[c.index] for c in cards]))
-    units = _decomposed.get(key)
-    if units is None:
-        units = _decomposed[key] = decompose(cards, ctx, max_width)
-    return units
-
-
 # -- leading ------------------------------------------------------------------------------
 
 def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[Cards]:
@@ -182,7 +181,7 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
             suit in voids[o] and TRUMP not in voids[o] for o in opps)
         partner_ruffs = side and suit in voids[partner] and TRUMP not in voids[partner] \
             and not ruff_risk
-        units = _decompose(cards, ctx, max_width)
+        units = decompose(cards, ctx, max_width)
         winners = [u for u in units if unbeatable_by(u, other, ctx)]
         for unit in winners:
             ucards = unit_cards(unit, cards, ctx)

@@ -112,21 +112,6 @@ class PlayState:
     def trick_points(self) -> int:
         return sum(c.points for _, cards in self.plays for c in cards)
 
-    def outstanding(self, seat: int, suit: int) -> dict[int, int]:
-        """Cards of one effective suit that ``seat`` has not seen (ident -> count):
-        unplayed, not in its hand, not in a kitty it buried."""
-        out = dict(self.remaining.get(suit, {}))
-        eff = self.ctx.eff
-        ident = self.ctx.ident
-        for card in self.hands[seat]:
-            if eff[card.index] == suit:
-                _take_one(out, ident[card.index])
-        if seat == self.taker:
-            for card in self.kitty:
-                if eff[card.index] == suit:
-                    _take_one(out, ident[card.index])
-        return out
-
     @classmethod
     def tally(cls, cards: Sequence[Card], ctx: TrumpContext) -> dict[int, dict[int, int]]:
         out: dict[int, dict[int, int]] = {}
@@ -173,7 +158,7 @@ class PlayState:
             hand.remove(card)
             counts = remaining[eff[card.index]]
             which = ident[card.index]
-            left = counts[which] - 1  # ``_take_one``, inlined
+            left = counts[which] - 1  # one card fewer; a key at zero is dropped
             if left:
                 counts[which] = left
             else:
@@ -209,15 +194,6 @@ class PlayState:
         kitty = kitty_ruling(self.prules, self.rules, self.kitty, winning, self.ctx,
                              attackers_won=not self.is_defender(winner))
         self.total = self.attacker_points + kitty.delta
-
-
-def _take_one(counts: dict[int, int], key: int) -> None:
-    """One card of ``key`` fewer in ``counts`` (a key at zero is dropped)."""
-    left = counts[key] - 1
-    if left:
-        counts[key] = left
-    else:
-        del counts[key]
 
 
 def distinct(plays: Iterable[Cards], limit: int) -> list[Cards]:
