@@ -248,7 +248,7 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
     partner_winning = state.same_side(best_seat, seat)
     best_suit = eff[best_cards[0].index]
     secure = partner_winning and _secure(state, seat, state.best_key, best_suit, out)
-    last = not _still_to_play(state, seat)
+    last = len(state.plays) + 1 == state.players  # nobody plays after this seat
     pts = state.trick_points()
     few_left = len(hand) <= 4
 
