@@ -39,6 +39,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,7 +85,8 @@ class PairResult:
 
 
 def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
-            times: dict[str, list[float]]) -> object:
+            times: dict[str, list[float]], clock: Callable[[], float] = time.perf_counter
+            ) -> object:
     if kind == "random":
         phase = game.phase
         if isinstance(phase, Dealing):
@@ -99,15 +101,18 @@ def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
             return SwapKitty(seat)
         return random_action(game, rng)
     view = seat_view(game, seat)
-    start = time.perf_counter()
+    start = clock()
     action = choose(view, kind, seed)
     if not isinstance(game.phase, Dealing):
-        times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
+        times.setdefault(kind, []).append((clock() - start) * 1000)
     return action
 
 
-def play_table(preset: str, seed: int, kinds: list[str], result: PairResult) -> HandRecord:
-    """One hand of one table; ``kinds[s]`` plays seat s."""
+def play_table(preset: str, seed: int, kinds: list[str], result: PairResult,
+               clock: Callable[[], float] = time.perf_counter,
+               log: list[str] | None = None) -> HandRecord:
+    """One hand of one table; ``kinds[s]`` plays seat s. ``clock`` times the decisions;
+    ``log``, when given, gets a line per action applied (``bench/ai_same.py``)."""
     rules = rules_of(preset)
     game = Game(rules, seed, dealer=seed % rules.players)
     rng = random.Random(seed * 7919 + 1)
@@ -118,7 +123,8 @@ def play_table(preset: str, seed: int, kinds: list[str], result: PairResult) -> 
         action = None
         if isinstance(phase, Dealing):
             for seat in range(rules.players):
-                action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result.times)
+                action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result.times,
+                                 clock)
                 if action is not None:
                     break
             if action is None:
@@ -127,12 +133,15 @@ def play_table(preset: str, seed: int, kinds: list[str], result: PairResult) -> 
             seat = public_view(game).turn  # type: ignore[assignment]
             if isinstance(phase, Swapping):
                 seat = phase.declarer  # type: ignore[assignment]
-            action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result.times)
+            action = _decide(game, seat, kinds[seat], seed * 1000 + step, rng, result.times,
+                             clock)
             if action is None:
                 result.undecided += 1
                 print(f"UNDECIDED seed {seed} {kinds}: seat {seat} in {phase.name}",
                       file=sys.stderr)
                 action = random_action(game, rng)
+        if log is not None:
+            log.append(f"{seed} {step} {phase.name} {action!r}")
         try:
             game.apply(action)  # type: ignore[arg-type]
         except EngineError as exc:

@@ -5,11 +5,11 @@ Run: .venv/bin/python bench/ai_same.py [--hands N] [--level hard] [--preset clas
 
 Plays N seeded hands (seeds 500, 501, …) with every seat at ``--level``, all budgets
 without a time cap (``time_limit=None``), so each decision is a function of the view,
-the level and the seed alone. Prints one line per decision (hand, step, seat, phase,
-action) and, at the end, a digest of all lines and the CPU time (``time.process_time``)
-per decision after the deal: run it on two checkouts and compare the digests (same
-digest: same decisions). CPU time, not wall time, so that a loaded machine changes the
-figure less. ``--profile FILE``: write a cProfile of the run to FILE.
+the level and the seed alone. Prints one line per action applied (hand, step, phase,
+action; the dealing too) and, at the end, a digest of all lines and the CPU time
+(``time.process_time``) per decision after the deal: run it on two checkouts and compare
+the digests (same digest: same decisions). CPU time, not wall time, so that a loaded
+machine changes the figure less. ``--profile FILE``: write a cProfile of the run to FILE.
 """
 
 from __future__ import annotations
@@ -25,12 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.ai_eval import PairResult, pct, play_table
 from bench.engine import rules_of
-from engine.actions import Deal, EndDeal
-from engine.ai import choose
 from engine.ai import player as ai_player
-from engine.game import Dealing, Game, HandOver, MatchOver, Swapping
-from engine.views import public_view, seat_view
 
 
 def uncapped() -> None:
@@ -38,37 +35,6 @@ def uncapped() -> None:
     for budgets in (ai_player.BUDGETS, ai_player.BURY_BUDGETS):
         for level, budget in budgets.items():
             budgets[level] = dataclasses.replace(budget, time_limit=None)
-
-
-def play_hand(preset: str, seed: int, level: str, lines: list[str], cpu: list[float]) -> None:
-    rules = rules_of(preset)
-    game = Game(rules, seed, dealer=seed % rules.players)
-    step = 0
-    while not isinstance(game.phase, (HandOver, MatchOver)):
-        phase = game.phase
-        step += 1
-        action = None
-        if isinstance(phase, Dealing):
-            for seat in range(rules.players):
-                action = choose(seat_view(game, seat), level, seed * 1000 + step)
-                if action is not None:
-                    break
-            if action is None:
-                action = Deal(rules.players) if phase.stock else EndDeal()
-        else:
-            seat = phase.declarer if isinstance(phase, Swapping) else \
-                public_view(game).turn  # type: ignore[assignment]
-            view = seat_view(game, seat)
-            start = time.process_time()
-            action = choose(view, level, seed * 1000 + step)
-            cpu.append((time.process_time() - start) * 1000)
-        lines.append(f"{seed} {step} {phase.name} {action!r}")
-        game.apply(action)  # type: ignore[arg-type]
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:
@@ -82,20 +48,22 @@ def main() -> None:
     args = parser.parse_args()
     uncapped()
     lines: list[str] = []
-    cpu: list[float] = []
+    result = PairResult()
+    kinds = [args.level] * rules_of(args.preset).players
     profiler = cProfile.Profile() if args.profile else None
     if profiler:
         profiler.enable()
     for seed in range(args.first, args.first + args.hands):
-        play_hand(args.preset, seed, args.level, lines, cpu)
+        play_table(args.preset, seed, kinds, result, clock=time.process_time, log=lines)
     if profiler:
         profiler.disable()
         profiler.dump_stats(args.profile)
     if not args.quiet:
         print("\n".join(lines))
+    cpu = result.times[args.level]
     digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
     print(f"{args.level} {args.preset} seeds {args.first}..{args.first + args.hands - 1}: "
-          f"{len(lines)} decisions ({len(cpu)} after the deal), digest {digest}")
+          f"{len(lines)} actions ({len(cpu)} decisions after the deal), digest {digest}")
     print(f"CPU ms per decision after the deal: p50 {pct(cpu, 0.5):.1f}, "
           f"p95 {pct(cpu, 0.95):.1f}, mean {statistics.mean(cpu):.1f}, "
           f"max {max(cpu):.1f}")
