@@ -218,9 +218,10 @@ def _sorted(hand: list[Card], phase: Playing) -> str:
 
 
 def play_table(preset: str, seed: int, kinds: list[str], result: PairResult,
-               log: Path | None = None) -> HandRecord:
+               log: Path | None = None, actions: list[str] | None = None) -> HandRecord:
     """One hand of one table; ``kinds[s]`` plays seat s. A's seats are those of kinds[0].
-    ``log``: where to write the hand's transcript."""
+    ``log``: where to write the hand's transcript; ``actions``, when given, gets a line
+    per action applied (``bench/ai_same.py``)."""
     rules = rules_of(preset)
     game = Game(rules, seed, dealer=seed % rules.players)
     rng = random.Random(seed * 7919 + 1)
@@ -249,6 +250,8 @@ def play_table(preset: str, seed: int, kinds: list[str], result: PairResult,
                 action = random_action(game, rng)
         if transcript is not None:
             transcript.before(game, action)
+        if actions is not None:
+            actions.append(f"{seed} {step} {phase.name} {action!r}")
         try:
             game.apply(action)  # type: ignore[arg-type]
         except EngineError as exc:

@@ -14,8 +14,7 @@ with the lowest trump that wins, otherwise throw the least valuable card, keepin
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from engine.ai.table import Cards, PlayState, distinct
 from engine.cards import Card
@@ -43,7 +42,12 @@ class _RulesOnly:
 
 
 def choose_play(state: PlayState, seat: int) -> Cards:
-    return candidates(state, seat, limit=1)[0]
+    """The heuristic's play: ``candidates(state, seat, limit=1)[0]``, computing only what
+    decides the first candidate (it is the play-out policy: every move of every
+    play-out)."""
+    if state.lead is None:
+        return _lead_candidates(state, seat, first=True)[0]
+    return _follow_candidates(state, seat, first=True)[0]
 
 
 def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
@@ -58,15 +62,33 @@ def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
 # -- knowledge helpers ------------------------------------------------------------------
 
 class _Outstanding(dict[int, Holding]):
-    """Lazily, per effective suit: the cards a seat has not seen."""
+    """Lazily, per effective suit: the cards a seat has not seen (ident -> count):
+    unplayed, not in its hand, not in a kitty it buried."""
 
     def __init__(self, state: PlayState, seat: int) -> None:
         super().__init__()
         self.state = state
         self.seat = seat
+        self.mine: dict[int, Holding] | None = None
 
     def __missing__(self, suit: int) -> Holding:
-        found = self.state.outstanding(self.seat, suit)
+        if self.mine is None:  # the seat's own cards by suit, counted once
+            state = self.state
+            eff, ident = state.ctx.eff, state.ctx.ident
+            self.mine = {}
+            held = state.hands[self.seat] + state.kitty if self.seat == state.taker else \
+                state.hands[self.seat]
+            for card in held:
+                counts = self.mine.setdefault(eff[card.index], {})
+                key = ident[card.index]
+                counts[key] = counts.get(key, 0) + 1
+        found = dict(self.state.remaining.get(suit, {}))
+        for key, k in self.mine.get(suit, {}).items():
+            left = found[key] - k
+            if left:
+                found[key] = left
+            else:
+                del found[key]
         self[suit] = found
         return found
 
@@ -85,12 +107,12 @@ def _still_to_play(state: PlayState, seat: int) -> list[int]:
     return [(seat + k) % n for k in range(1, n - done + 1)]
 
 
-def _dump_key(card: Card, state: PlayState, suit_len: Counter[int]) -> tuple[int, int, int, int]:
+def _dump_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[int, int, int, int]:
     e = state.ctx.eff[card.index]
     return (int(e == TRUMP), card.points, state.ctx.strength[card.index], suit_len[e])
 
 
-def _feed_key(card: Card, state: PlayState, suit_len: Counter[int]) -> tuple[int, int, int]:
+def _feed_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[int, int, int]:
     e = state.ctx.eff[card.index]
     return (int(e == TRUMP), -card.points, state.ctx.strength[card.index])
 
@@ -126,7 +148,8 @@ def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit:
 
 # -- leading ------------------------------------------------------------------------------
 
-def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
+def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[Cards]:
+    """Leads best first (``first``: only the best one)."""
     ctx = state.ctx
     hand = state.hands[seat]
     eff = ctx.eff
@@ -193,13 +216,16 @@ def _lead_candidates(state: PlayState, seat: int) -> list[Cards]:
         top = max(cards, key=lambda c: strength[c.index])
         if top is not low:
             add(score - 15, (top,))
+    if first:  # (no two entries tie: ``order`` differs)
+        return [max(scored)[2]]
     scored.sort(reverse=True)
     return [cards for _, _, cards in scored]
 
 
 # -- following ------------------------------------------------------------------------------
 
-def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
+def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list[Cards]:
+    """Follows best first (``first``: only what decides the best one)."""
     lead = state.lead
     assert lead is not None
     ctx = state.ctx
@@ -208,16 +234,21 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
     prules = state.prules
     hand = state.hands[seat]
     n = lead.size
-    led = [c for c in hand if eff[c.index] == lead.suit]
-    rest = [c for c in hand if eff[c.index] != lead.suit]
-    suit_len: Counter[int] = Counter(eff[c.index] for c in hand)
+    led: list[Card] = []
+    rest: list[Card] = []
+    suit_len: dict[int, int] = {}  # cards of the hand by effective suit
+    led_suit = lead.suit
+    for c in hand:
+        e = eff[c.index]
+        suit_len[e] = suit_len.get(e, 0) + 1
+        (led if e == led_suit else rest).append(c)
     best_seat = state.plays[state.best][0]
     best_cards = state.plays[state.best][1]
     out = _Outstanding(state, seat)
     partner_winning = state.same_side(best_seat, seat)
     best_suit = eff[best_cards[0].index]
     secure = partner_winning and _secure(state, seat, state.best_key, best_suit, out)
-    last = not _still_to_play(state, seat)
+    last = len(state.plays) + 1 == state.players  # nobody plays after this seat
     pts = state.trick_points()
     few_left = len(hand) <= 4
 
@@ -239,6 +270,10 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
         ruff = _ruff(state, seat, rest, lead) if not led else None
         if ruff is not None and not partner_winning and (pts >= 5 or few_left or n >= 2):
             ranked.append(ruff)
+            if first:
+                return ranked
+        if first:
+            return [tuple(led) + tuple((feed if secure else dump)(rest, n - len(led)))]
         fillers = [feed(rest, n - len(led))] if secure else []
         fillers.append(dump(rest, n - len(led)))
         if not secure:
@@ -249,6 +284,8 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
             ranked.append(ruff)
         return ranked
     if n == 1:
+        if first and secure:
+            return [(max(led, key=lambda c: (c.points, -strength[c.index])),)]
         by_low = sorted(led, key=lambda c: (strength[c.index], c.points))
         winners = [c for c in by_low if beats((c,))]
         if secure:
@@ -271,19 +308,18 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
         return ranked
     # several cards, enough of the led suit: obligations decide the structure
     shim = _RulesOnly(state)
-    base = constructive_follow(shim, lead, hand, ctx)  # type: ignore[arg-type]
-    options: list[Cards | None] = []
     beat = _beat_in_suit(state, led, lead) if best_suit == lead.suit and not secure else None
-    if beat is not None and (last or pts >= 10 or holds(beat, lead.suit) or few_left):
-        options.append(beat)
-    if secure or (partner_winning and last):
-        options.append(_structured(state, led, lead, feed))
-    options.append(_structured(state, led, lead, dump))
-    if base is not None:
-        options.append(base)
-    if beat is not None:
-        options.append(beat)
-    for cards in options:
+
+    def options() -> Iterator[Cards | None]:  # (lazily: ``first`` stops at the first legal)
+        if beat is not None and (last or pts >= 10 or holds(beat, lead.suit) or few_left):
+            yield beat
+        if secure or (partner_winning and last):
+            yield _structured(state, led, lead, feed)
+        yield _structured(state, led, lead, dump)
+        yield constructive_follow(shim, lead, hand, ctx)  # type: ignore[arg-type]
+        yield beat
+
+    for cards in options():
         if cards is None or len(cards) != n:
             continue
         try:
@@ -291,6 +327,8 @@ def _follow_candidates(state: PlayState, seat: int) -> list[Cards]:
         except EngineError:
             continue
         ranked.append(cards)
+        if first:
+            break
     if not ranked:
         ranked = legal_follows(shim, lead, hand, ctx)[:4]  # type: ignore[arg-type]
     return ranked

@@ -97,28 +97,20 @@ class PlayState:
         return self.total is not None
 
     def copy(self) -> PlayState:
-        return PlayState(self.rules, self.prules, self.ctx, self.dealer, self.taker,
-                         [list(h) for h in self.hands], self.kitty, self.leader,
-                         self.attacker_points, list(self.plays), self.lead, self.best,
-                         self.best_key, {k: dict(v) for k, v in self.remaining.items()},
-                         [set(v) for v in self.voids],
-                         self.last_winner, self.last_play, self.total, self.defenders,
-                         self.settled, self.calls, list(self.won), self.bid)
+        # (the hottest call of a search: fields copied directly, no __init__; the
+        # immutable ones are shared, the mutable ones copied one level deep)
+        new = object.__new__(PlayState)
+        fields = dict(self.__dict__)
+        fields["hands"] = [list(h) for h in self.hands]
+        fields["plays"] = list(self.plays)
+        fields["remaining"] = {k: dict(v) for k, v in self.remaining.items()}
+        fields["voids"] = [set(v) for v in self.voids]
+        fields["won"] = list(self.won)
+        new.__dict__ = fields
+        return new
 
     def trick_points(self) -> int:
         return sum(c.points for _, cards in self.plays for c in cards)
-
-    def outstanding(self, seat: int, suit: int) -> dict[int, int]:
-        """Cards of one effective suit that ``seat`` has not seen (ident -> count):
-        unplayed, not in its hand, not in a kitty it buried."""
-        out = dict(self.remaining.get(suit, {}))
-        eff = self.ctx.eff
-        ident = self.ctx.ident
-        mine = self.hands[seat] + self.kitty if seat == self.taker else self.hands[seat]
-        for card in mine:
-            if eff[card.index] == suit:
-                _take_one(out, ident[card.index])
-        return out
 
     @classmethod
     def tally(cls, cards: Sequence[Card], ctx: TrumpContext) -> dict[int, dict[int, int]]:
@@ -136,7 +128,7 @@ class PlayState:
     def play(self, cards: Sequence[Card], check_throw: bool = True) -> None:
         """Play ``cards`` for the seat to move (assumed legal; a throw is checked unless
         replaying a trick that already happened)."""
-        seat = self.turn
+        seat = (self.leader + len(self.plays)) % len(self.hands)  # ``turn``, inlined
         ctx = self.ctx
         hand = self.hands[seat]
         cards = tuple(cards)
@@ -164,7 +156,13 @@ class PlayState:
         ident = ctx.ident
         for card in cards:
             hand.remove(card)
-            _take_one(remaining[eff[card.index]], ident[card.index])
+            counts = remaining[eff[card.index]]
+            which = ident[card.index]
+            left = counts[which] - 1  # one card fewer; a key at zero is dropped
+            if left:
+                counts[which] = left
+            else:
+                del counts[which]
         self.plays.append((seat, cards))
         if self.calls and not self.settled:
             self._reveal(seat, cards)
@@ -196,15 +194,6 @@ class PlayState:
         kitty = kitty_ruling(self.prules, self.rules, self.kitty, winning, self.ctx,
                              attackers_won=not self.is_defender(winner))
         self.total = self.attacker_points + kitty.delta
-
-
-def _take_one(counts: dict[int, int], key: int) -> None:
-    """One card of ``key`` fewer in ``counts`` (a key at zero is dropped)."""
-    left = counts[key] - 1
-    if left:
-        counts[key] = left
-    else:
-        del counts[key]
 
 
 def distinct(plays: Iterable[Cards], limit: int) -> list[Cards]:
