@@ -72,7 +72,8 @@ def reference_seen(game: Game, seat: int) -> Counter[Card]:
 
 
 def reference_leads(game: Game, seat: int) -> list[Cards]:
-    """Singles, every unit, and throws (or changzhu patterns), each once, suit by suit."""
+    """Singles (strongest first, in hand order on a tie), every unit, and throws (or
+    changzhu patterns), each once, suit by suit."""
     view = seat_view(game, seat)
     ctx = view.ctx
     assert ctx is not None
@@ -92,7 +93,7 @@ def reference_leads(game: Game, seat: int) -> list[Cards]:
     for suit in dict.fromkeys(ctx.eff[c.index] for c in view.hand):
         cards = [c for c in view.hand if ctx.eff[c.index] == suit]
         holding = holding_of(cards, ctx)
-        for card in sorted(set(cards), key=lambda c: -ctx.strength[c.index]):
+        for card in sorted(dict.fromkeys(cards), key=lambda c: -ctx.strength[c.index]):
             add((card,))
         for width in range(2, max_width + 1):
             length = 1
