@@ -714,7 +714,7 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
         rules.check_follow(lead, cards, held, ctx)
     hands = _with_hand(phase.hands, seat, hand)
     trick = Trick(trick.leader, (*trick.plays, (seat, cards)), lead)
-    events.append(event("played", seat=seat, cards=cards))
+    events.append(Event("played", seat=seat, cards=cards))  # (what ``event`` makes, directly)
     sides, calls = phase.sides, phase.calls
     if calls and not sides.settled:
         sides, calls, answered = reveal(sides, calls, seat, cards)

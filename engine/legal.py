@@ -38,7 +38,6 @@ from engine.shapes import (
     decompose,
     decompose_distinct,
     multisets,
-    n_of_a_kind,
     strength_runs,
     unbeatable_by,
     unit_cards,
@@ -295,8 +294,11 @@ class _SuitLeads:
         self.cards = cards
         strength, ident = ctx.strength, ctx.ident
         distinct = set(cards)
+        # strongest first, the cards' order on a tie (of singles, also the components)
         self.leads: list[Cards] = [
-            _ONE[card.index] for card in sorted(distinct, key=ctx.strongest_first.__getitem__)]
+            _ONE[card.index] for card in sorted(
+                cards if len(distinct) == len(cards) else dict.fromkeys(cards),
+                key=ctx.strongest_first.__getitem__)]
         self._parts: list[Unit] | None = None
         self._part_cards: list[Cards] = []
         self._throws: dict[tuple[int, ...], list[Cards]] = {}
@@ -323,15 +325,11 @@ class _SuitLeads:
                        if self.choice_free else _units_of(by_ident, ctx, max_width))
 
     def _components(self) -> list[Unit]:
-        """The components of the suit (``decompose``), worked out when first asked."""
+        """The components of a suit with identical cards (``decompose``), worked out when
+        first asked."""
         if self._parts is None:
             ctx, by_ident, width, order = self.ctx, self._by_ident, self.max_width, self._order
-            if by_ident is None:  # singles, strongest first (the cards' order on a tie)
-                strength, ident = ctx.strength, ctx.ident
-                ordered = sorted(self.cards, key=ctx.strongest_first.__getitem__)
-                self._parts = [n_of_a_kind(1, ident[c.index], strength[c.index]) for c in ordered]
-                self._part_cards = [_ONE[card.index] for card in ordered]
-                return self._parts
+            assert by_ident is not None  # (of singles, the components are the leads)
             if order is None:
                 self._parts = decompose(self.cards, ctx, width)
             else:
@@ -345,14 +343,20 @@ class _SuitLeads:
     def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
         sure: list[int] = []
         if self._by_ident is None:  # singles: the strongest ones no unseen card beats
-            if unseen.stronger(suit, 1, self.ctx.strength[self.leads[1][0].index]):
+            strength = self.ctx.strength
+            if unseen.stronger(suit, 1, strength[self.leads[1][0].index]):
                 return []  # the second strongest is beaten, and so is every other
-            for i, unit in enumerate(self._components()):
-                if unseen.stronger(suit, 1, unit.top):
+            # the singles are the components, strongest first (the leads, already built)
+            sure = [0, 1]
+            for i in range(2, len(self.leads)):
+                if unseen.stronger(suit, 1, strength[self.leads[i][0].index]):
                     break
                 sure.append(i)
-            if len(sure) < 2:
-                return []
+            key = tuple(sure)
+            found = self._throws.get(key)
+            if found is None:
+                found = self._throws[key] = self._groups(key, self.leads)
+            return found
         else:
             for i, unit in enumerate(self._components()):
                 if unit.length == 1:
@@ -367,17 +371,18 @@ class _SuitLeads:
         key = tuple(sure)
         if not self.choice_free:
             others = unseen.holding(suit)
-            return [throw for throw in self._groups(key)
+            return [throw for throw in self._groups(key, self._part_cards)
                     if _sure(throw, others, self.ctx, self.max_width)]
         # Without choices in the decomposition (one ident per strength), any components
         # of a decomposition together decompose into just those components: removing
         # whole components never lets a longer tractor form across what is left.
         found = self._throws.get(key)
         if found is None:
-            found = self._throws[key] = self._groups(key)
+            found = self._throws[key] = self._groups(key, self._part_cards)
         return found
 
-    def _groups(self, sure: tuple[int, ...]) -> list[Cards]:
+    @staticmethod
+    def _groups(sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
         """Every combination of the components ``sure`` (at most 5), else all of them and
         each that leaves one out; largest first."""
         groups: list[tuple[int, ...]]
@@ -385,7 +390,6 @@ class _SuitLeads:
             groups = [g for n in range(len(sure), 1, -1) for g in combinations(sure, n)]
         else:
             groups = [sure] + [sure[:i] + sure[i + 1:] for i in range(len(sure))]
-        parts = self._part_cards
         out = []
         for group in groups:
             throw = parts[group[0]]

@@ -238,10 +238,29 @@ class PlayRules:
         return held, played
 
 
+# Single-card leads (immutable, so shared), by trump context (keyed by its id, held by
+# the entry so that the id stays its own) and card.
+_SINGLE_LEADS: dict[int, tuple[TrumpContext, dict[Card, Lead]]] = {}
+_SINGLE_LEADS_ENTRIES = 64
+
+
 class ClassicPlay(PlayRules):
     """RULES §2: singles, n-of-a-kind, tractors and throws; shape obligations."""
 
     def lead(self, cards: Sequence[Card], ctx: TrumpContext) -> Lead:
+        if len(cards) == 1:  # the commonest lead: each made once per context and card
+            entry = _SINGLE_LEADS.get(id(ctx))
+            if entry is None or entry[0] is not ctx:
+                if len(_SINGLE_LEADS) >= _SINGLE_LEADS_ENTRIES:
+                    _SINGLE_LEADS.clear()
+                entry = _SINGLE_LEADS[id(ctx)] = (ctx, {})
+            found = entry[1].get(cards[0])
+            if found is None:
+                found = entry[1][cards[0]] = self._lead(cards, ctx)
+            return found
+        return self._lead(cards, ctx)
+
+    def _lead(self, cards: Sequence[Card], ctx: TrumpContext) -> Lead:
         suit = self.one_suit(cards, ctx)
         units = tuple(decompose(cards, ctx, self.max_width))
         if len(units) > 1:

@@ -27,7 +27,7 @@ from engine.legal import (
 )
 from engine.order import TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
-from engine.plays import FOLLOW_BUDGET, Lead, trick_winner
+from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, trick_winner
 from engine.rules import PlayStyle, Ruleset, ruleset
 from engine.shapes import (
     decompose,
@@ -72,7 +72,8 @@ def reference_seen(game: Game, seat: int) -> Counter[Card]:
 
 
 def reference_leads(game: Game, seat: int) -> list[Cards]:
-    """Singles, every unit, and throws (or changzhu patterns), each once, suit by suit."""
+    """Singles (strongest first, in hand order on a tie), every unit, and throws (or
+    changzhu patterns), each once, suit by suit."""
     view = seat_view(game, seat)
     ctx = view.ctx
     assert ctx is not None
@@ -92,7 +93,7 @@ def reference_leads(game: Game, seat: int) -> list[Cards]:
     for suit in dict.fromkeys(ctx.eff[c.index] for c in view.hand):
         cards = [c for c in view.hand if ctx.eff[c.index] == suit]
         holding = holding_of(cards, ctx)
-        for card in sorted(set(cards), key=lambda c: -ctx.strength[c.index]):
+        for card in sorted(dict.fromkeys(cards), key=lambda c: -ctx.strength[c.index]):
             add((card,))
         for width in range(2, max_width + 1):
             length = 1
@@ -422,3 +423,18 @@ def test_a_follow_of_single_cards_is_judged_by_the_suit_alone(
     except EngineError as error:
         code = error.code
     assert code == expected
+
+
+@given(suit_cards(), st.data())
+@settings(max_examples=200)
+def test_a_single_card_lead_is_the_lead_built_from_the_card(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """The shared single-card leads (made once per context and card) are what building
+    the lead from the card gives: suit, unit and pattern."""
+    cards, ctx, _width = case
+    card = data.draw(st.sampled_from(cards))
+    rules = ClassicPlay(RULESETS[data.draw(st.sampled_from(["classic", "titanic"]))])
+    suit = ctx.eff[card.index]
+    built = Lead((card,), suit, tuple(decompose([card], ctx, rules.max_width)), "single")
+    assert rules.lead((card,), ctx) == built
+    assert rules.lead([card], ctx) == built  # any sequence, and the same again
