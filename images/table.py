@@ -278,7 +278,7 @@ def _draw(scene: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
     _draw_teams(image, draw, scene, labels)
     if scene.dealing:
         _draw_declaration(image, draw, scene, labels, four_colour)
-    else:
+    elif not _bidding(scene):  # (no side attacks yet: no points to show)
         _draw_points(image, draw, scene, labels, four_colour)
     layout = _layout(count)
     for seat, cards in scene.trick:
@@ -561,6 +561,11 @@ def _draw_calls(
                   colour)
 
 
+def _bidding(scene: TableScene) -> bool:
+    """three-bid before the bid is won: nobody attacks yet."""
+    return scene.bid is not None and scene.bid.standing
+
+
 def _draw_points(
     image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels,
     four_colour: bool,
@@ -835,10 +840,11 @@ def _alt_text(scene: TableScene, labels: Labels) -> str:
                 f"{labels.team} {team_name(scene, team)}{role}: {labels.level} {level.label}"
             )
         parts.append("; ".join(teams) + ".")
-    points = f"{labels.points}: {scene.attacker_points}"
-    if scene.point_cards:
-        points += f" ({labels.point_cards}: {' '.join(c.pretty for c in scene.point_cards)})"
-    parts.append(points + ".")
+    if not _bidding(scene):
+        points = f"{labels.points}: {scene.attacker_points}"
+        if scene.point_cards:
+            points += f" ({labels.point_cards}: {' '.join(c.pretty for c in scene.point_cards)})"
+        parts.append(points + ".")
     if scene.trick:
         line = f"{labels.trick}: {_plays_text(scene.trick, names)}."
         if scene.winner is not None:

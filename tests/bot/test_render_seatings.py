@@ -74,7 +74,7 @@ def test_the_friend_is_shown_once_play_reveals_it() -> None:
                                                    Side.ATTACKING]
     alt = render_table(scene).alt_text
     assert "Calls: 1st ♠A: 3. P3." in alt
-    assert "3. P3 (1 cards, Level 9, Friend, defending)" in alt
+    assert "3. P3 (1 card, Level 9, Friend, defending)" in alt
 
 
 def test_each_seat_shows_its_own_level() -> None:

@@ -449,6 +449,8 @@ def test_three_bid_shows_the_bid(bid: BidInfo, said: str) -> None:
     rendered = render_table(by_player(3, calls=[], bid=bid, level=None, trump_hidden=True))
     assert said in rendered.alt_text
     assert rendered.alt_text.startswith("Trump: ? (hidden). ")
+    # nobody attacks while the bidding goes on: no attackers' points until the bid is won
+    assert ("Attackers' points" in rendered.alt_text) == (not bid.standing)
 
 
 @pytest.mark.parametrize(
