@@ -43,21 +43,15 @@ from bot.table_data import (
 )
 from engine.actions import (
     Action,
-    AnswerTransfer,
-    Bid,
     Bury,
-    CallFriends,
     Deal,
     Declare,
     EndDeal,
     Event,
-    NameTrump,
     NextHand,
-    PassBid,
     Play,
     ReturnCards,
     SwapKitty,
-    Transfer,
     action_from_dict,
     action_to_dict,
     event,
@@ -548,33 +542,6 @@ class TableService:
 
     async def play(self, channel_id: int, user_id: int, cards: Sequence[Card]) -> list[Event]:
         return await self.act(channel_id, user_id, lambda seat: Play(seat, tuple(cards)))
-
-    async def call_friends(self, channel_id: int, user_id: int, cards: Sequence[Card],
-                           copies: Sequence[int]) -> list[Event]:
-        """find-friends: the dealer calls ``cards[i]``'s ``copies[i]``-th copy."""
-        return await self.act(channel_id, user_id,
-                              lambda seat: CallFriends(seat, tuple(cards), tuple(copies)))
-
-    async def bid(self, channel_id: int, user_id: int, points: int) -> list[Event]:
-        """three-bid: bid ``points`` (the attackers' threshold)."""
-        return await self.act(channel_id, user_id, lambda seat: Bid(seat, points))
-
-    async def pass_bid(self, channel_id: int, user_id: int) -> list[Event]:
-        return await self.act(channel_id, user_id, lambda seat: PassBid(seat))
-
-    async def name_trump(self, channel_id: int, user_id: int, trump: str) -> list[Event]:
-        """three-bid: the dealer names the trump (S H D C, red/black, or "none")."""
-        return await self.act(channel_id, user_id, lambda seat: NameTrump(seat, trump))
-
-    async def transfer(self, channel_id: int, user_id: int, target: int | None
-                       ) -> list[Event]:
-        """find-friends ``level_transfer``: where the stopped levels go (None: nowhere)."""
-        return await self.act(channel_id, user_id, lambda seat: Transfer(seat, target))
-
-    async def answer_transfer(self, channel_id: int, user_id: int, accept: bool
-                              ) -> list[Event]:
-        return await self.act(channel_id, user_id,
-                              lambda seat: AnswerTransfer(seat, accept))
 
     # -- the one place a game changes ---------------------------------------------------------
 

@@ -285,17 +285,22 @@ class DiscordPublisher:
 
     # -- private ---------------------------------------------------------------------------------
 
-    async def _tell_trump(self, table: Table, user_id: int, ev: Event) -> None:
-        text = say(table.locale, "trump_dm", trump=trump_name(table.locale, ev.get("trump")))
+    async def _tell_privately(self, table: Table, user_id: int, text: str, fallback: str,
+                              what: str) -> None:
+        """``text`` by DM; when that fails, ``fallback`` is kept for the player's next
+        private answer (never posted where others see it)."""
         try:
             await self.post.direct(user_id, text)
         except Exception as exc:  # DMs closed (403), or any other failure
-            # keep it for the player's next (private) interaction
-            log.info("could not DM a declarer at table %s (%r): told privately instead",
-                     table.channel_id, exc)
-            fallback = say(table.locale, "trump_dm_fallback",
-                           trump=trump_name(table.locale, ev.get("trump")))
+            log.info("could not DM %s at table %s (%r): told privately instead",
+                     what, table.channel_id, exc)
             self.pending_private[(table.channel_id, user_id)].append(fallback)
+
+    async def _tell_trump(self, table: Table, user_id: int, ev: Event) -> None:
+        trump = trump_name(table.locale, ev.get("trump"))
+        await self._tell_privately(table, user_id, say(table.locale, "trump_dm", trump=trump),
+                                   say(table.locale, "trump_dm_fallback", trump=trump),
+                                   "a declarer")
 
     async def _tell_offer(self, table: Table, user_id: int, ev: Event) -> None:
         """A teammate offers the player levels: told by DM (else at their next private
@@ -305,12 +310,7 @@ class DiscordPublisher:
         text = say(table.locale, "transfer_dm", channel=f"<#{table.channel_id}>",
                    giver=names[giver] if isinstance(giver, int) and 0 <= giver < len(names)
                    else "?", levels=int(ev.get("levels", 0)))
-        try:
-            await self.post.direct(user_id, text)
-        except Exception as exc:  # DMs closed (403), or any other failure
-            log.info("could not DM a transfer offer at table %s (%r): told privately instead",
-                     table.channel_id, exc)
-            self.pending_private[(table.channel_id, user_id)].append(text)
+        await self._tell_privately(table, user_id, text, text, "a transfer offer")
 
     def take_private(self, channel_id: int, user_id: int) -> list[str]:
         """Private notes kept for a player (e.g. a refused DM), to show ephemerally."""
