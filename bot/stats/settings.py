@@ -43,6 +43,16 @@ class ServerSettings:
     def base_preset(self) -> str:
         return self.preset or "classic"
 
+    def table_size(self) -> tuple[int, int] | None:
+        """Players and decks of a new table with these defaults (the decks a chosen player
+        count needs included), or None when stored options no longer make rules."""
+        try:
+            rules = ruleset(self.base_preset,
+                            **fitting_decks(self.base_preset, dict(self.options)))
+        except EngineError:
+            return None
+        return rules.players, rules.decks
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServerSettings:
         preset = data.get("preset")

@@ -151,6 +151,9 @@ def history_text(entries: Sequence[HistoryEntry], name: str, locale: str | None)
 def settings_text(settings: ServerSettings, default_timer: float, locale: str | None) -> str:
     options = " ".join(f"{k}={v}" for k, v in settings.options.items()) or "—"
     timer = settings.turn_timer if settings.turn_timer is not None else default_timer
+    size = settings.table_size()
+    table = say(locale, "settings_table", players=size[0], decks=size[1]) if size else "—"
     return say(locale, "settings_show", preset=settings.base_preset, options=options,
+               table=table,
                timer=round(timer), ranked=say(locale, "yes" if settings.computers_ranked
                                                else "no"))

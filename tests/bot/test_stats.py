@@ -28,7 +28,7 @@ from bot.store import (
 )
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
-from bot.ui.leaderboard import lb_custom_id, leaderboard_view
+from bot.ui.leaderboard import lb_custom_id, leaderboard_view, settings_text
 from engine.actions import Event
 from tests.bot.backends import Backend
 from tests.bot.deciders import RandomDeciders
@@ -349,3 +349,11 @@ async def test_a_server_default_no_table_could_have_is_refused_and_nothing_is_st
     # six players alone get the three decks their table needs, as /shengji create gives them
     six = await stats.settings.update(GUILD, options="players=6")
     assert six.options == {"players": "6"}
+    # and the admin is told the size a new table will have, decks included
+    assert six.table_size() == (6, 3) and before.table_size() == (5, 2)
+    shown = settings_text(six, 60.0, "en")
+    assert "options: players=6\ntable: 6 players, 3 decks\n" in shown
+    assert "牌桌：6 人，3 副牌" in settings_text(six, 60.0, "zh_CN")
+    # a stored row whose options no longer make rules still shows, without a size
+    broken = ServerSettings(preset="find-friends", options={"players": "99"})
+    assert broken.table_size() is None and "table: —" in settings_text(broken, 60.0, "en")
