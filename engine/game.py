@@ -101,6 +101,12 @@ class Bidding:
 
     name: ClassVar[str] = "bid"
 
+    def bids_allowed(self, max_bid: int) -> tuple[int, ...]:
+        """The bids the player to bid may make now, the highest (least brave) first:
+        multiples of 5 from 5 up to ``max_bid``, below the standing bid (``_bid``'s rule)."""
+        top = max_bid if self.standing is None else min(max_bid, self.standing[1] - 5)
+        return tuple(range(top - top % 5, 4, -5))
+
 
 @dataclass(frozen=True, slots=True)
 class AfterDeal:

@@ -51,7 +51,7 @@ def allowed_bids(state: MatchState, seat: int) -> list[int]:
     phase = state.phase
     if not isinstance(phase, Bidding) or phase.turn != seat:
         return []
-    return [p for p in range(state.rules.max_bid, 0, -1) if accepts(state, Bid(seat, p))]
+    return list(phase.bids_allowed(state.rules.max_bid))
 
 
 def may_pass(state: MatchState, seat: int) -> bool:

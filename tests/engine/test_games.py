@@ -19,7 +19,7 @@ from engine.actions import (
 )
 from engine.cards import parse_card, parse_cards
 from engine.errors import EngineError
-from engine.game import Bidding, CallingFriends, Game, MatchOver
+from engine.game import Bidding, CallingFriends, Game, MatchOver, apply
 from engine.rules import ruleset
 from engine.simulate import random_action
 from engine.views import seat_view
@@ -75,6 +75,32 @@ def test_an_action_in_the_wrong_phase_is_refused_with_the_phase(preset: str, pha
         game.apply(wrong)  # type: ignore[arg-type]
     assert info.value.code == "wrong_phase" and info.value.params["phase"] == game.phase.name
     assert game.fingerprint() == before
+
+
+def _accepts(game: Game, action: Bid) -> bool:
+    try:
+        apply(game.state, action)
+    except EngineError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("max_bid", [150, 100, 60])
+def test_the_bids_allowed_are_exactly_the_bids_the_engine_accepts(max_bid: int) -> None:
+    # bids in turn from the highest down to the floor, checking at each standing bid
+    game = Game(ruleset("three-bid", max_bid=max_bid), 3)
+    rng = random.Random(3)
+    while not isinstance(game.phase, Bidding):
+        action = random_action(game, rng)
+        assert action is not None
+        game.apply(action)
+    while isinstance(game.phase, Bidding):
+        phase = game.phase
+        accepted = [p for p in range(max_bid + 10, -5, -1) if _accepts(game, Bid(phase.turn, p))]
+        assert list(phase.bids_allowed(max_bid)) == accepted
+        if not accepted:
+            break
+        game.apply(Bid(phase.turn, accepted[min(len(accepted) - 1, rng.randrange(3))]))
 
 
 def test_bidding_view_shows_bids_but_not_the_kitty() -> None:
