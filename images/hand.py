@@ -199,13 +199,9 @@ def _draw(slots: list[_Slot], four_colour: bool, labels: Labels) -> Image.Image:
         top = MARGIN + r * (row_height + ROW_GAP)
         card_top = top + RAISE
         bar_y = card_top + CARD_HEIGHT + 3
-        for k, (i, x) in enumerate(zip(row, xs, strict=True)):
+        for i, x in zip(row, xs, strict=True):
             slot = slots[i]
-            width = CARD_WIDTH
-            if k + 1 < len(row) and slots[row[k + 1]].selected == slot.selected:
-                # the next card covers the rest (but for its round corners): paste less
-                width = min(CARD_WIDTH, xs[k + 1] - x + _covered_from())
-            face = _visible_face(slot, four_colour, width)
+            face = _face((slot.card, slot.selected, slot.unplayable, slot.new), four_colour)
             image.paste(face, (MARGIN + x, card_top - (RAISE if slot.selected else 0)), face)
         for k, (i, x) in enumerate(zip(row, xs, strict=True)):
             slot = slots[i]
@@ -300,25 +296,6 @@ def _number_tile(number: int, style: str, bar: int | None, width: int) -> Image.
                  unplayable=style == "unplayable", new=style == "new")
     _draw_number(tile, draw, (STEP // 2, 15), number, slot, bold_font(17))
     return tile.quantize(palette=_palette(), dither=Image.Dither.NONE)
-
-
-@lru_cache(maxsize=1)
-def _covered_from() -> int:
-    """How far into a card its face is opaque from top to bottom (past its round corners),
-    so that a card laid on another hides everything of it beyond that."""
-    alpha = card_face(Card(Rank.ACE, Suit.SPADES), CARD_HEIGHT).getchannel("A")
-    for column in range(CARD_WIDTH):
-        if alpha.crop((column, 0, column + 1, CARD_HEIGHT)).getextrema() == (255, 255):
-            return column
-    return CARD_WIDTH
-
-
-@lru_cache(maxsize=4096)
-def _visible_face(slot: _Slot, four_colour: bool, width: int) -> Image.Image:
-    """The left ``width`` pixels of the slot's card face (all of it at ``CARD_WIDTH``)."""
-    face = card_face(slot.card, CARD_HEIGHT, four_colour, selected=slot.selected,
-                     dimmed=slot.unplayable, new=slot.new)
-    return face if width >= face.width else face.crop((0, 0, width, face.height))
 
 
 def _draw_number(
