@@ -513,12 +513,13 @@ def _overlap(a: Box, b: Box) -> bool:
 
 @lru_cache(maxsize=192)
 def _plays_tile(count: int, plays: _PlayKey, box: Box, four_colour: bool) -> Image.Image:
-    image = _background(count).copy()
+    image = _background(count).crop(box)
     draw = ImageDraw.Draw(image)
     layout = _layout(count)
     for _, spot, cards, winning in plays:
-        _draw_play(image, draw, cards, layout, layout.spots[spot], winning, four_colour)
-    return _quantize(image.crop(box))
+        _draw_play(image, draw, cards, layout, layout.spots[spot], winning, four_colour,
+                   box[:2])
+    return _quantize(image)
 
 
 @lru_cache(maxsize=384)
@@ -526,22 +527,27 @@ def _plate_sprite(info: SeatInfo, box: Box, labels: Labels) -> tuple[Image.Image
     """A seat's plate, 5 px round it for the turn's frame, and the mask of its shape:
     everything the plate draws is opaque and inside it, whatever lies under it."""
     x0, y0, x1, y1 = box
-    size = (x1 + 6, y1 + 6)  # drawn where it stands: the same pixels as in the picture
+    # drawn 5 px in from its corner: moved by a whole number of pixels (and by an even
+    # one, as Python rounds halves to even), the plate's pixels are those of the picture
+    ox, oy = x0 - 5, y0 - 5
+    dx, dy = ox % 2, oy % 2
+    local = (x0 - ox + dx, y0 - oy + dy, x1 - ox + dx, y1 - oy + dy)
+    size = (x1 + 6 - ox + dx, y1 + 6 - oy + dy)
     image = Image.new("RGB", size)
-    _draw_plate(image, ImageDraw.Draw(image), info, box, labels)
+    _draw_plate(image, ImageDraw.Draw(image), info, local, labels)
     mask = Image.new("L", size, 0)
-    _plate_shape(ImageDraw.Draw(mask), info, box, 255)
-    outer = (x0 - 5, y0 - 5, x1 + 6, y1 + 6)
-    return _quantize(image.crop(outer)), mask.crop(outer)
+    _plate_shape(ImageDraw.Draw(mask), info, local, 255)
+    inner = (dx, dy, size[0], size[1])
+    return _quantize(image.crop(inner)), mask.crop(inner)
 
 
 @lru_cache(maxsize=96)
 def _previous_tile(part: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
     count = len(part.seats)
-    image = _background(count).copy()
     top = HEADER + _layout(count).height
-    _draw_previous(image, ImageDraw.Draw(image), part, labels, four_colour, top)
-    return _quantize(image.crop((0, top, WIDTH, top + STRIP)))
+    image = _background(count).crop((0, top - top % 2, WIDTH, top + STRIP))  # (even: see above)
+    _draw_previous(image, ImageDraw.Draw(image), part, labels, four_colour, top % 2)
+    return _quantize(image.crop((0, top % 2, WIDTH, image.height)))
 
 
 # -- header -----------------------------------------------------------------------------------
@@ -879,11 +885,14 @@ def _draw_play(
     spot: _Spot,
     winning: bool,
     four_colour: bool,
+    origin: tuple[int, int] = (0, 0),
 ) -> None:
+    """A seat's play; on a piece of the picture whose top-left corner is ``origin``."""
     if not cards:
         return
     height = layout.card_height
     x0, y0, step, width = _place_play(len(cards), layout, spot)
+    x0, y0 = x0 - origin[0], y0 - origin[1]  # (whole pixels: the same pixels anywhere)
     if winning:
         pad = 6
         draw.rounded_rectangle(
