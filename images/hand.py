@@ -273,7 +273,7 @@ def _face(face: _Face, four_colour: bool) -> Image.Image:
                      new=new)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _cards_tile(under: tuple[tuple[int, _Face], ...], face: _Face, width: int,
                 four_colour: bool) -> Image.Image:
     """A card's column down to the cards' bottom: the cards before it that reach under it

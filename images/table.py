@@ -522,7 +522,7 @@ def _plays_tile(count: int, plays: _PlayKey, box: Box, four_colour: bool) -> Ima
     return _quantize(image)
 
 
-@lru_cache(maxsize=384)
+@lru_cache(maxsize=256)
 def _plate_sprite(info: SeatInfo, box: Box, labels: Labels) -> tuple[Image.Image, Image.Image]:
     """A seat's plate, 5 px round it for the turn's frame, and the mask of its shape:
     everything the plate draws is opaque and inside it, whatever lies under it."""
@@ -541,7 +541,7 @@ def _plate_sprite(info: SeatInfo, box: Box, labels: Labels) -> tuple[Image.Image
     return _quantize(image.crop(inner)), mask.crop(inner)
 
 
-@lru_cache(maxsize=96)
+@lru_cache(maxsize=64)
 def _previous_tile(part: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
     count = len(part.seats)
     top = HEADER + _layout(count).height
