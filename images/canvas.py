@@ -156,12 +156,14 @@ def encode(image: Image.Image, alt_text: str, palette: Image.Image | None = None
     """PNG bytes, the same for the same image (no metadata, fixed settings).
 
     With a ``palette`` (a "P" image), each pixel takes its nearest palette colour first: an
-    8-bit PNG is encoded about ten times faster than an RGB one, and is smaller.
+    8-bit PNG is encoded about ten times faster than an RGB one, and is smaller. zlib's
+    fastest level: encoding is half of a warm picture's time, and level 1 is about 10%
+    faster than 3 for files about 8% larger (a table 32 KB instead of 29); no ``optimize``.
     """
     if palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=3)
+    image.save(buffer, "PNG", compress_level=1)
     return Rendered(buffer.getvalue(), limit_alt_text(alt_text), image.width, image.height)
 
 

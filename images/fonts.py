@@ -232,6 +232,18 @@ def draw_text(
     return x
 
 
+def draw_plain_text(
+    image: Image.Image, xy: tuple[int, int], text: str, font: Font, fill: RGB,
+    anchor: str = "mm",
+) -> None:
+    """Text in one font without emoji (numbers, ranks) at a whole-pixel point, from a
+    cached stamp: the pixels ``ImageDraw.text`` draws there, without FreeType each time."""
+    mask, (dx, dy) = _stamp(text, font, anchor)
+    if mask is not None:
+        left, top = xy[0] + dx, xy[1] + dy
+        image.paste(fill, (left, top, left + mask.width, top + mask.height), mask)
+
+
 @lru_cache(maxsize=2048)
 def _stamp(text: str, font: Font, anchor: str) -> tuple[Image.Image | None, tuple[int, int]]:
     """The coverage mask of ``text`` and its offset from the anchor point, drawn once: the

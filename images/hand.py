@@ -39,7 +39,7 @@ from images.canvas import (
 )
 from images.cards import card_face, card_width
 from images.errors import RenderError
-from images.fonts import Font, bold_font, text_font
+from images.fonts import Font, bold_font, draw_plain_text, text_font
 
 CARD_HEIGHT = 120
 CARD_WIDTH = card_width(CARD_HEIGHT)
@@ -86,8 +86,10 @@ def render_hand(
         raise RenderError(f"a hand of {len(cards)} cards is more than {MAX_CARDS}")
     order = display_order(cards, ctx)
     slots = _mark(order, ctx, selected=selected, unplayable=unplayable, new=new)
-    image = _draw(slots, four_colour, labels)
-    return encode(image, _alt_text(slots, ctx, labels), _palette()), order
+    alt_text = _alt_text(slots, ctx, labels)
+    if not slots:
+        return encode(_draw(slots, four_colour, labels), alt_text, _palette()), order
+    return encode(_assemble(slots, four_colour), alt_text), order
 
 
 # -- order and marks ----------------------------------------------------------------------
@@ -199,14 +201,7 @@ def _draw(slots: list[_Slot], four_colour: bool, labels: Labels) -> Image.Image:
         bar_y = card_top + CARD_HEIGHT + 3
         for i, x in zip(row, xs, strict=True):
             slot = slots[i]
-            face = card_face(
-                slot.card,
-                CARD_HEIGHT,
-                four_colour,
-                selected=slot.selected,
-                dimmed=slot.unplayable,
-                new=slot.new,
-            )
+            face = _face((slot.card, slot.selected, slot.unplayable, slot.new), four_colour)
             image.paste(face, (MARGIN + x, card_top - (RAISE if slot.selected else 0)), face)
         for k, (i, x) in enumerate(zip(row, xs, strict=True)):
             slot = slots[i]
@@ -218,12 +213,94 @@ def _draw(slots: list[_Slot], four_colour: bool, labels: Labels) -> Image.Image:
                 else:
                     end = x + STEP
                 draw.rectangle((MARGIN + x, bar_y, MARGIN + end - 1, bar_y + 2), fill=GOLD)
-            _draw_number(draw, (MARGIN + x + STEP / 2, bar_y + 12), i + 1, slot, number_font)
+            _draw_number(image, draw, (MARGIN + x + STEP // 2, bar_y + 12), i + 1, slot,
+                         number_font)
     return image
 
 
+# -- the picture from cached columns ----------------------------------------------------------
+#
+# Each card's column (from its left edge to the next card's) is pasted from two parts drawn
+# once and cached already quantized: the cards that show in it (the card, and the one or
+# two before it that reach under it) and, below, its trump bar and number. Their keys are
+# all that they show, so a part cannot go stale; tests check that the result is the
+# picture :func:`_draw` makes in one piece.
+
+_Face = tuple[Card, bool, bool, bool]  # card, selected, unplayable, new
+
+
+def _assemble(slots: list[_Slot], four_colour: bool) -> Image.Image:
+    """:func:`_draw`'s picture, quantized, from cached columns (the same pixels)."""
+    row_height = RAISE + CARD_HEIGHT + NUMBER_AREA
+    groups = [slot.group for slot in slots]
+    rows = _layout(groups)
+    offsets = [_row_offsets(row, groups) for row in rows]
+    width = max(xs[-1] for xs in offsets) + CARD_WIDTH + 2 * MARGIN
+    height = len(rows) * row_height + (len(rows) - 1) * ROW_GAP + 2 * MARGIN
+    image = Image.new("P", (width, height), _felt_index())
+    image.putpalette(_palette().getpalette() or [])
+    faces: list[_Face] = [(s.card, s.selected, s.unplayable, s.new) for s in slots]
+    for r, (row, xs) in enumerate(zip(rows, offsets, strict=True)):
+        top = MARGIN + r * (row_height + ROW_GAP)
+        for k, (i, x) in enumerate(zip(row, xs, strict=True)):
+            last = k + 1 == len(row)
+            column = CARD_WIDTH if last else xs[k + 1] - x
+            under = tuple((xs[j] - x, faces[row[j]]) for j in range(max(0, k - 2), k)
+                          if xs[j] + CARD_WIDTH > x)
+            image.paste(_cards_tile(under, faces[i], column, four_colour), (MARGIN + x, top))
+            slot = slots[i]
+            bar = None
+            if slot.trump:
+                bar = column if last or slots[row[k + 1]].trump else STEP
+            style = "selected" if slot.selected else "new" if slot.new else (
+                "unplayable" if slot.unplayable else "")
+            image.paste(_number_tile(i + 1, style, bar, column),
+                        (MARGIN + x, top + RAISE + CARD_HEIGHT))
+    return image
+
+
+@lru_cache(maxsize=1)
+def _felt_index() -> int:
+    index = Image.new("RGB", (1, 1), FELT).quantize(palette=_palette(),
+                                                   dither=Image.Dither.NONE).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
+
+
+def _face(face: _Face, four_colour: bool) -> Image.Image:
+    card, selected, unplayable, new = face
+    return card_face(card, CARD_HEIGHT, four_colour, selected=selected, dimmed=unplayable,
+                     new=new)
+
+
+@lru_cache(maxsize=2048)
+def _cards_tile(under: tuple[tuple[int, _Face], ...], face: _Face, width: int,
+                four_colour: bool) -> Image.Image:
+    """A card's column down to the cards' bottom: the cards before it that reach under it
+    (at their offsets), then the card, as on the felt."""
+    tile = Image.new("RGB", (width, RAISE + CARD_HEIGHT), FELT)
+    for dx, other in (*under, (0, face)):
+        image = _face(other, four_colour)
+        tile.paste(image, (dx, 0 if other[1] else RAISE), image)
+    return tile.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=1024)
+def _number_tile(number: int, style: str, bar: int | None, width: int) -> Image.Image:
+    """A card's column under the cards: its trump bar (``bar`` pixels long) and number."""
+    tile = Image.new("RGB", (width, NUMBER_AREA), FELT)
+    draw = ImageDraw.Draw(tile)
+    if bar is not None:
+        draw.rectangle((0, 3, bar - 1, 5), fill=GOLD)
+    slot = _Slot(Card(Rank.ACE, Suit.SPADES), 0, False, selected=style == "selected",
+                 unplayable=style == "unplayable", new=style == "new")
+    _draw_number(tile, draw, (STEP // 2, 15), number, slot, bold_font(17))
+    return tile.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
 def _draw_number(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], number: int, slot: _Slot, font: Font
+    image: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[int, int], number: int,
+    slot: _Slot, font: Font,
 ) -> None:
     text = str(number)
     if slot.selected:
@@ -237,7 +314,7 @@ def _draw_number(
         colour = _DIMMED_NUMBER
     else:
         colour = INK
-    draw.text(centre, text, font=font, fill=colour, anchor="mm")
+    draw_plain_text(image, centre, text, font, colour)
 
 
 @lru_cache(maxsize=1)

@@ -267,19 +267,18 @@ def render_table(
 ) -> Rendered:
     """The table as a PNG with its alt text; :class:`RenderError` if the scene is impossible."""
     _check(scene)
-    return encode(_draw(scene, four_colour, labels), _alt_text(scene, labels), _palette())
+    return encode(_assemble(scene, four_colour, labels), _alt_text(scene, labels))
 
 
 def _draw(scene: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
+    """The whole picture in RGB, drawn part after part: the palette is made from these,
+    and :func:`_assemble` gives the same pixels, quantized, from cached parts."""
     count = len(scene.seats)
     image = _background(count).copy()
     draw = ImageDraw.Draw(image)
-    _draw_trump_row(image, draw, scene, labels)
-    _draw_teams(image, draw, scene, labels)
-    if scene.dealing:
-        _draw_declaration(image, draw, scene, labels, four_colour)
-    elif not _bidding(scene):  # (no side attacks yet: no points to show)
-        _draw_points(image, draw, scene, labels, four_colour)
+    _draw_trump_row(image, draw, scene, labels, four_colour)
+    _draw_teams(image, draw, scene, labels, four_colour)
+    _draw_third_row(image, draw, scene, labels, four_colour)
     layout = _layout(count)
     for seat, cards in scene.trick:
         _draw_play(image, draw, cards, layout, layout.spots[(seat - scene.bottom) % count],
@@ -402,6 +401,155 @@ def _background(count: int) -> Image.Image:
     return image
 
 
+@lru_cache(maxsize=MAX_SEATS)
+def _quantized_background(count: int) -> Image.Image:
+    return _quantize(_background(count))
+
+
+def _quantize(image: Image.Image) -> Image.Image:
+    """Each pixel its nearest colour of the palette: the same whether a part or the whole
+    picture is quantized (no dithering), so cached parts can be pasted as they are."""
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+# -- the picture from cached parts -------------------------------------------------------------
+#
+# A warm table is pasted together from parts drawn once and cached already quantized: the
+# header's three rows, the plays (those whose pixels touch, together), the seat plates
+# (with a mask of their shape) and the previous trick. Each part is cached by a scene that
+# holds only what that part shows, so a cached part cannot go stale; tests check that the
+# result is the picture :func:`_draw` makes in one piece.
+
+_HEADER_BANDS = ((0, TRUMP_ROW), (TRUMP_ROW, TRUMP_ROW + ROW), (TRUMP_ROW + ROW, HEADER))
+
+
+def _assemble(scene: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
+    """:func:`_draw`'s picture, quantized, from cached parts (the same pixels)."""
+    count = len(scene.seats)
+    layout = _layout(count)
+    image = _quantized_background(count).copy()
+    for row, part in enumerate(_header_parts(scene)):
+        image.paste(_header_tile(row, part, four_colour, labels), (0, _HEADER_BANDS[row][0]))
+    for box, plays in _play_groups(scene, layout):
+        image.paste(_plays_tile(count, plays, box, four_colour), box[:2])
+    for seat, info in enumerate(scene.seats):
+        box = layout.plates[(seat - scene.bottom) % count]
+        sprite, mask = _plate_sprite(info, box, labels)
+        image.paste(sprite, (box[0] - 5, box[1] - 5), mask)
+    if scene.previous_trick:
+        seats = tuple(SeatInfo("", 0, team=info.team, side=info.side) for info in scene.seats)
+        part = TableScene(seats, None, previous_trick=_plays(scene.previous_trick),
+                          previous_winner=scene.previous_winner)
+        image.paste(_previous_tile(part, four_colour, labels), (0, HEADER + layout.height))
+    return image
+
+
+def _plays(trick: Sequence[Play]) -> tuple[Play, ...]:
+    return tuple((seat, tuple(cards)) for seat, cards in trick)
+
+
+def _header_parts(scene: TableScene) -> tuple[TableScene, TableScene, TableScene]:
+    """What each header row shows, and nothing else (the key of its cached tile)."""
+    names = tuple(SeatInfo(info.name, 0, team=info.team) for info in scene.seats)
+    declaration = scene.declaration
+    if declaration is not None:
+        declaration = DeclarationInfo(declaration.seat, tuple(declaration.cards))
+    trump = TableScene((), scene.level, scene.trump, scene.trump_hidden, title=scene.title,
+                       hand_number=scene.hand_number, dealing=scene.dealing,
+                       cards_to_deal=scene.cards_to_deal)
+    teams = TableScene(names, scene.level, levels=tuple(scene.levels),
+                       defenders=scene.defenders, calls=tuple(scene.calls),
+                       calls_pending=scene.calls_pending, bid=scene.bid)
+    third = TableScene(names, None, attacker_points=scene.attacker_points,
+                       point_cards=tuple(scene.point_cards), dealing=scene.dealing,
+                       declaration=declaration, bid=scene.bid)
+    return trump, teams, third
+
+
+@lru_cache(maxsize=96)
+def _header_tile(row: int, part: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
+    image = _background(MIN_SEATS).crop((0, 0, WIDTH, HEADER))  # the same for every count
+    draw_row = (_draw_trump_row, _draw_teams, _draw_third_row)[row]
+    draw_row(image, ImageDraw.Draw(image), part, labels, four_colour)
+    top, bottom = _HEADER_BANDS[row]
+    return _quantize(image.crop((0, top, WIDTH, bottom)))
+
+
+_PlayKey = tuple[tuple[int, int, tuple[Card, ...], bool], ...]  # (order, spot, cards, winning)
+
+
+def _play_groups(scene: TableScene, layout: _Layout) -> list[tuple[Box, _PlayKey]]:
+    """The trick's plays in groups whose boxes do not touch each other (a winning play's
+    star can reach a neighbour's cards), each group's box and plays in play order."""
+    count = len(scene.seats)
+    width, height = picture_size(count)
+    groups: list[tuple[Box, _PlayKey]] = []
+    for order, (seat, cards) in enumerate(scene.trick):
+        if not cards:
+            continue
+        spot = (seat - scene.bottom) % count
+        winning = seat == scene.winner
+        x0, y0, x1, y1 = _play_box(len(cards), layout, layout.spots[spot], winning)
+        box = (max(0, x0), max(0, y0), min(width, x1), min(height, y1))
+        plays: _PlayKey = ((order, spot, tuple(cards), winning),)
+        merged = True
+        while merged:  # a merged box can reach a third group
+            merged = False
+            for k, (other, others) in enumerate(groups):
+                if _overlap(box, other):
+                    box = (min(box[0], other[0]), min(box[1], other[1]),
+                           max(box[2], other[2]), max(box[3], other[3]))
+                    plays = tuple(sorted(plays + others))
+                    del groups[k]
+                    merged = True
+                    break
+        groups.append((box, plays))
+    return groups
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@lru_cache(maxsize=192)
+def _plays_tile(count: int, plays: _PlayKey, box: Box, four_colour: bool) -> Image.Image:
+    image = _background(count).crop(box)
+    draw = ImageDraw.Draw(image)
+    layout = _layout(count)
+    for _, spot, cards, winning in plays:
+        _draw_play(image, draw, cards, layout, layout.spots[spot], winning, four_colour,
+                   box[:2])
+    return _quantize(image)
+
+
+@lru_cache(maxsize=256)
+def _plate_sprite(info: SeatInfo, box: Box, labels: Labels) -> tuple[Image.Image, Image.Image]:
+    """A seat's plate, 5 px round it for the turn's frame, and the mask of its shape:
+    everything the plate draws is opaque and inside it, whatever lies under it."""
+    x0, y0, x1, y1 = box
+    # drawn 5 px in from its corner: moved by a whole number of pixels (and by an even
+    # one, as Python rounds halves to even), the plate's pixels are those of the picture
+    ox, oy = x0 - 5, y0 - 5
+    dx, dy = ox % 2, oy % 2
+    local = (x0 - ox + dx, y0 - oy + dy, x1 - ox + dx, y1 - oy + dy)
+    size = (x1 + 6 - ox + dx, y1 + 6 - oy + dy)
+    image = Image.new("RGB", size)
+    _draw_plate(image, ImageDraw.Draw(image), info, local, labels)
+    mask = Image.new("L", size, 0)
+    _plate_shape(ImageDraw.Draw(mask), info, local, 255)
+    inner = (dx, dy, size[0], size[1])
+    return _quantize(image.crop(inner)), mask.crop(inner)
+
+
+@lru_cache(maxsize=64)
+def _previous_tile(part: TableScene, four_colour: bool, labels: Labels) -> Image.Image:
+    count = len(part.seats)
+    top = HEADER + _layout(count).height
+    image = _background(count).crop((0, top - top % 2, WIDTH, top + STRIP))  # (even: see above)
+    _draw_previous(image, ImageDraw.Draw(image), part, labels, four_colour, top % 2)
+    return _quantize(image.crop((0, top % 2, WIDTH, image.height)))
+
+
 # -- header -----------------------------------------------------------------------------------
 
 
@@ -412,7 +560,8 @@ def _label(image: Image.Image, x: float, y: float, text: str, font: Font,
 
 
 def _draw_trump_row(
-    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels
+    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels,
+    four_colour: bool,
 ) -> None:
     y = TRUMP_ROW / 2
     font = text_font(26)
@@ -481,7 +630,8 @@ def team_name(scene: TableScene, team: int) -> str:
 
 
 def _draw_teams(
-    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels
+    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels,
+    four_colour: bool,
 ) -> None:
     top = TRUMP_ROW + 4
     y = TRUMP_ROW + ROW / 2
@@ -559,6 +709,18 @@ def _draw_calls(
             text, colour = scene.seats[call.by].name, INK
         draw_text(image, (x, y), player_text(text, font, round(x0 + room - x - 12)), font,
                   colour)
+
+
+def _draw_third_row(
+    image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene, labels: Labels,
+    four_colour: bool,
+) -> None:
+    """While dealing the standing declaration, else the attackers' points (none while
+    three-bid's bidding goes on: no side attacks yet)."""
+    if scene.dealing:
+        _draw_declaration(image, draw, scene, labels, four_colour)
+    elif not _bidding(scene):
+        _draw_points(image, draw, scene, labels, four_colour)
 
 
 def _bidding(scene: TableScene) -> bool:
@@ -646,11 +808,8 @@ def _draw_plate(
     box: tuple[int, int, int, int],
     labels: Labels,
 ) -> None:
-    x0, y0, x1, y1 = box
-    if info.is_turn:
-        draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), radius=15, fill=_TURN)
-    draw.rounded_rectangle(box, radius=10, fill=PLATE)
-    draw.rounded_rectangle((x0, y0, x0 + 10, y1), radius=5, fill=seat_colour(info))
+    x0, y0, x1, _ = box
+    _plate_shape(draw, info, box, PLATE)
     ink = _AWAY if info.away else INK
     font = text_font(26)
     name_left = x0 + 18
@@ -689,6 +848,18 @@ def _draw_plate(
         draw_text(image, (x, y0 + 60), text, small, colour)
 
 
+def _plate_shape(draw: ImageDraw.ImageDraw, info: SeatInfo, box: Box, ink: RGB | int) -> None:
+    """The plate, its side's stripe and the turn's frame round it: in their colours, or
+    with ``ink`` 255 a mask of its shape."""
+    x0, y0, x1, y1 = box
+    if info.is_turn:
+        frame = _TURN if isinstance(ink, tuple) else ink
+        draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), radius=15, fill=frame)
+    draw.rounded_rectangle(box, radius=10, fill=ink)
+    stripe = seat_colour(info) if isinstance(ink, tuple) else ink  # (rounder than the plate)
+    draw.rounded_rectangle((x0, y0, x0 + 10, y1), radius=5, fill=stripe)
+
+
 def _plate_status(info: SeatInfo, labels: Labels) -> str:
     if info.away:
         return labels.away
@@ -714,23 +885,14 @@ def _draw_play(
     spot: _Spot,
     winning: bool,
     four_colour: bool,
+    origin: tuple[int, int] = (0, 0),
 ) -> None:
+    """A seat's play; on a piece of the picture whose top-left corner is ``origin``."""
     if not cards:
         return
     height = layout.card_height
-    cw = card_width(height)
-    step = layout.step
-    room = spot.right - spot.left
-    if len(cards) > 1 and (len(cards) - 1) * step + cw > room:
-        step = max(8, int((room - cw) // (len(cards) - 1)))
-    width = (len(cards) - 1) * step + cw
-    if spot.align == "l":
-        x0 = round(spot.left)
-    elif spot.align == "r":
-        x0 = round(spot.right - width)
-    else:
-        x0 = round((spot.left + spot.right - width) / 2)
-    y0 = round(spot.y - height / 2)
+    x0, y0, step, width = _place_play(len(cards), layout, spot)
+    x0, y0 = x0 - origin[0], y0 - origin[1]  # (whole pixels: the same pixels anywhere)
     if winning:
         pad = 6
         draw.rounded_rectangle(
@@ -746,6 +908,32 @@ def _draw_play(
     if winning:
         star = star_icon(30, GOLD)
         image.paste(star, (x0 - 19, y0 - 19), star)
+
+
+def _place_play(count: int, layout: _Layout, spot: _Spot) -> tuple[int, int, int, int]:
+    """Where ``count`` cards played at ``spot`` lie: left, top, overlap step, width."""
+    height = layout.card_height
+    cw = card_width(height)
+    step = layout.step
+    room = spot.right - spot.left
+    if count > 1 and (count - 1) * step + cw > room:
+        step = max(8, int((room - cw) // (count - 1)))
+    width = (count - 1) * step + cw
+    if spot.align == "l":
+        x0 = round(spot.left)
+    elif spot.align == "r":
+        x0 = round(spot.right - width)
+    else:
+        x0 = round((spot.left + spot.right - width) / 2)
+    return x0, round(spot.y - height / 2), step, width
+
+
+def _play_box(count: int, layout: _Layout, spot: _Spot, winning: bool) -> Box:
+    """Every pixel a play draws (its cards; winning: the frame and the star too)."""
+    x0, y0, _, width = _place_play(count, layout, spot)
+    if winning:  # the star at (x0 - 19, y0 - 19), the frame 6 px out
+        return x0 - 19, y0 - 19, x0 + width + 7, y0 + layout.card_height + 7
+    return x0, y0, x0 + width, y0 + layout.card_height
 
 
 def _draw_previous(

@@ -36,6 +36,7 @@ from bot.ui.render import (
     table_text,
 )
 from engine.actions import Event
+from engine.views import SeatView, public_view
 
 log = logging.getLogger(__name__)
 
@@ -191,19 +192,23 @@ class DiscordPublisher:
         waiting = len(self._dirty) + pictures_waiting()
         return self.edit_interval * min(MAX_STRETCH, 1 + waiting / WAITING_PER_STRETCH)
 
-    def summary(self, table: Table) -> str:
-        """The table as text, with its recent public events."""
-        return table_text(table, list(self.recent[table.channel_id]))
+    def summary(self, table: Table, view: SeatView | None = None) -> str:
+        """The table as text, with its recent public events (``view``: the game's
+        ``public_view``, if the caller has it)."""
+        return table_text(table, list(self.recent[table.channel_id]), view)
 
     async def refresh(self, table: Table) -> None:
         """Edit (or post) the table message to show the table as it is now."""
         async with self._lock[table.channel_id]:
-            picture = await table_picture(table)
+            # one public view for the text and the picture, taken before the picture is
+            # drawn: both show the same moment even if the game moves on meanwhile
+            public = public_view(table.game) if table.game is not None else None
+            content = self.summary(table, public)
+            picture = await table_picture(table, public)
             file = discord.File(_bytes(picture.png), filename="table.png",
                                 description=picture.alt_text[:1024])
             view = table_buttons(table)
             channel = self.post.channel(table.channel_id)
-            content = self.summary(table)
             # the person to act is mentioned in the text; only they may be pinged
             to_act = person_to_act(table)
             mentions = discord.AllowedMentions(

@@ -173,7 +173,9 @@ def seat_names(table: Table) -> list[str]:
     return [f"{i + 1}. {s.name}" if s else f"{i + 1}. —" for i, s in enumerate(table.seats)]
 
 
-def status_line(table: Table) -> str:
+def status_line(table: Table, view: SeatView | None = None) -> str:
+    """The table's state in a line; ``view``: the game's ``public_view`` if the caller has
+    it already (else it is made here when needed)."""
     locale = table.locale
     if table.status == "lobby":
         return say(locale, "status_lobby")
@@ -198,7 +200,9 @@ def status_line(table: Table) -> str:
     if isinstance(phase, MatchOver):  # the table is being closed right now
         return match_over_status(locale, phase.winner_team, names,
                                  by_player=table.game.rules.seating.individual_levels)
-    status = phase_status(locale, public_view(table.game), names)  # bids, calls, transfers
+    if view is None:
+        view = public_view(table.game)
+    status = phase_status(locale, view, names)  # bids, calls, transfers
     if status is not None:
         return status
     key = {"bury": "status_bury", "swap": "status_swap", "play": "status_play"}[phase.name]
@@ -223,13 +227,16 @@ def turn_line(table: Table) -> str:
                ends=f"<t:{int(table.turn_ends)}:R>")
 
 
-def table_text(table: Table, recent: Sequence[str]) -> str:
-    """The table as text: seats, levels and trump, the status, the recent events."""
+def table_text(table: Table, recent: Sequence[str], view: SeatView | None = None) -> str:
+    """The table as text: seats, levels and trump, the status, the recent events;
+    ``view`` as for :func:`status_line`."""
     locale = table.locale
     lines = [f"**{say(locale, 'table_title', preset=table.preset)}**"]
     game = table.game
     playing = game is not None and table.status == "playing"
-    scene = table_scene(table) if playing else None
+    if game is not None and playing and view is None:
+        view = public_view(game)
+    scene = table_scene(table, view) if playing else None
     words = picture_labels(locale)
     for i, seat in enumerate(table.seats):
         name = seat.name if seat else say(locale, "empty_seat")
@@ -238,8 +245,7 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
         if scene is not None:
             name += "".join(f" · {note}" for note in seat_roles(scene.seats[i], words))
         lines.append(say(locale, "lobby_line", seat=i + 1, name=name))
-    if game is not None and scene is not None:
-        view = public_view(game)
+    if game is not None and scene is not None and view is not None:
         trump = trump_name(locale, None if view.ctx is None else
                            ("none" if view.ctx.trump is None else view.ctx.trump.value))
         points = say(locale, "points_line", points=view.attacker_points)
@@ -259,7 +265,7 @@ def table_text(table: Table, recent: Sequence[str]) -> str:
             standing = view.standing
             lines.append(say(locale, "standing_line", text=declaration_text(
                 locale, standing.kind, standing.size, standing.shown)))
-    lines.append(status_line(table))
+    lines.append(status_line(table, view))
     turn = turn_line(table)
     if turn:
         lines.append(turn)
@@ -277,8 +283,9 @@ def picture_labels(locale: str | None, counts: Mapping[str, int] | None = None) 
                      for f in fields(Labels)})
 
 
-def table_scene(table: Table) -> TableScene:
-    """The table as everybody may see it: built from ``public_view`` only."""
+def table_scene(table: Table, view: SeatView | None = None) -> TableScene:
+    """The table as everybody may see it: built from ``public_view`` only (``view``, if
+    the caller has it already)."""
     names = seat_names(table)
     title = say(table.locale, "table_title", preset=table.preset)
     game = table.game
@@ -291,7 +298,8 @@ def table_scene(table: Table) -> TableScene:
                           level=first if seating.individual_levels else None)
                  for i, n in enumerate(names)]
         return TableScene(seats, first, title=title)
-    view = public_view(game)
+    if view is None:
+        view = public_view(game)
     seating = game.rules.seating
     fixed = seating.formation is Formation.FIXED
     individual = seating.individual_levels
@@ -365,8 +373,9 @@ def _bid(view: SeatView) -> BidInfo:
     return BidInfo(view.bid, view.dealer)
 
 
-async def table_picture(table: Table) -> Rendered:
-    return await _draw(False, render_table, table_scene(table),
+async def table_picture(table: Table, view: SeatView | None = None) -> Rendered:
+    """The table's picture (``view`` as for :func:`status_line`)."""
+    return await _draw(False, render_table, table_scene(table, view),
                        labels=picture_labels(table.locale))
 
 

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 from bot.table_data import Seat, Table, TableSettings
-from bot.ui.render import result_scene, table_scene, table_text
+from bot.ui.render import result_scene, status_line, table_scene, table_text
 from engine.actions import Bid, PassBid, Play
 from engine.cards import Rank, Suit, parse_cards
 from engine.game import Game, HandOver
 from engine.rules import ruleset
 from engine.simulate import random_action
+from engine.views import public_view
 from images import BidInfo, CallInfo, Side, render_result, render_table
 
 ACE = parse_cards("AS")[0]
@@ -187,3 +188,20 @@ def test_while_the_dealer_buries_and_calls_the_table_says_no_friend_is_called_ye
     scene = table_scene(table)
     assert scene.calls_pending and not scene.calls
     assert "No friend called yet." in render_table(scene).alt_text
+
+
+@pytest.mark.parametrize("preset", ["classic", "find-friends", "three-bid", "six"])
+def test_one_public_view_makes_the_same_text_and_picture_as_each_its_own(preset: str) -> None:
+    """The table message takes ``public_view`` once for its text, status and picture."""
+    game = Game(ruleset(preset), seed=5)
+    table = table_of(preset, game)
+    rng = random.Random(5)
+    for _ in range(60):  # the deal, bids or calls, the first tricks
+        view = public_view(game)
+        assert table_text(table, ["a line"], view) == table_text(table, ["a line"])
+        assert status_line(table, view) == status_line(table)
+        assert table_scene(table, view) == table_scene(table)
+        action = random_action(game, rng)
+        if action is None:
+            break
+        game.apply(action)

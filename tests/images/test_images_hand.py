@@ -10,9 +10,9 @@ from PIL import Image, ImageChops
 
 from engine.cards import Card, Rank, Suit, deck, parse_cards
 from engine.order import Colour, SuitSystem, TrumpContext
-from images import RenderError, render_hand
+from images import RenderError, display_order, hand, render_hand
 from images import cards as faces
-from images.canvas import ALT_TEXT_LIMIT
+from images.canvas import ALT_TEXT_LIMIT, ENGLISH, encode
 from images.hand import CARD_HEIGHT, CARD_WIDTH, MAX_WIDTH, NUMBER_AREA, RAISE
 
 HEARTS_5 = TrumpContext(Rank.FIVE, Suit.HEARTS)
@@ -162,3 +162,53 @@ def test_same_hand_gives_the_same_bytes_even_with_cold_caches() -> None:
     faces.suit_icon.cache_clear()
     second = render_hand(cards, CHANGZHU, selected=cards[:2], new=cards[5:6])[0]
     assert first == second
+
+
+def hands_as_played(decks: int, count: int, seed: int) -> list[dict[str, object]]:
+    """A hand as a player sees it change: cards dealt (the new ones dotted), cards picked
+    (raised, the others maybe unplayable), cards played away; in two and four colours."""
+    cards = dealt(decks, count, seed)
+    order = HEARTS_5.sort_for_display(cards)
+    states: list[dict[str, object]] = [{"cards": cards[:n], "new": cards[n - 3:n]}
+                                       for n in (5, count // 2, count)]
+    for picked in (1, 2, 5):
+        states.append({"cards": cards, "selected": order[2:2 + picked],
+                       "unplayable": order[10:]})
+    states.append({"cards": cards, "selected": order[::4], "four_colour": True})
+    held = list(order)
+    for played in (order[0], order[7], order[-1]):
+        held.remove(played)
+        states.append({"cards": list(held)})
+    return states
+
+
+def render(state: dict[str, object]) -> bytes:
+    return render_hand(ctx=HEARTS_5, **state)[0].png  # type: ignore[arg-type]
+
+
+def drawn_whole(state: dict[str, object]) -> bytes:
+    """The hand drawn in one piece, without the cached columns."""
+    marks = {k: state.get(k, ()) for k in ("selected", "unplayable", "new")}
+    order = display_order(state["cards"], HEARTS_5)  # type: ignore[arg-type]
+    slots = hand._mark(order, HEARTS_5, **marks)  # type: ignore[arg-type]
+    image = hand._draw(slots, bool(state.get("four_colour")), ENGLISH)
+    return encode(image, "", hand._palette()).png
+
+
+@pytest.mark.parametrize("decks, count", [(2, 25), (3, 33), (4, 60)],
+                         ids=["two-decks", "six-seats-with-kitty", "four-decks-with-kitty"])
+def test_a_hand_from_cached_columns_is_the_hand_drawn_whole(decks: int, count: int) -> None:
+    for state in hands_as_played(decks, count, seed=count):
+        assert render(state) == drawn_whole(state)
+
+
+def test_hands_rendered_in_a_row_are_the_hands_rendered_alone() -> None:
+    states = hands_as_played(4, 60, seed=3) + hands_as_played(2, 25, seed=4)
+    in_a_row = [render(state) for state in states]
+    alone = []
+    for state in states:
+        hand._cards_tile.cache_clear()
+        hand._number_tile.cache_clear()
+        alone.append(render(state))
+    assert in_a_row == alone
+    assert len(set(in_a_row)) == len(in_a_row)  # every state its own picture

@@ -23,6 +23,7 @@ from images import (
     Side,
     TableScene,
     render_table,
+    table,
 )
 from images.canvas import (
     ALT_TEXT_LIMIT,
@@ -30,6 +31,7 @@ from images.canvas import (
     DEFENDING_COLOUR,
     ENGLISH,
     UNKNOWN_COLOUR,
+    encode,
 )
 from images.table import PLATE_SIZE, WIDTH, _layout, picture_size
 
@@ -480,3 +482,75 @@ def test_a_call_still_to_make_is_said() -> None:
     assert "No friend called yet." in rendered.alt_text
     with pytest.raises(RenderError):
         render_table(by_player(5, bottom=5))
+
+
+def a_trick_played_out(count: int) -> list[TableScene]:
+    """A table as it changes play by play: a throw of eight cards per seat (a winning
+    play's star then reaches its neighbour's cards), the turn moving on, the points rising
+    as the lead changes hands, then the next trick led; levels by player at odd counts."""
+    fixed = count % 2 == 0
+    states = []
+    for played in range(count + 2):
+        trick = [(seat, parse_cards("QD QD JD JD 10D 10D 9D 9D")) for seat in range(played)]
+        if played > count:  # the next trick's lead
+            trick = [(count - 1, parse_cards("AS"))]
+        turn = played % count
+        plates = [SeatInfo(f"Player {i}", 25 - (i < played), is_dealer=i == 0,
+                           is_turn=i == turn, team=i % 2 if fixed else None,
+                           level=None if fixed else Rank.FIVE,
+                           side=Side.DEFENDING if not fixed and i == 0 else None)
+                  for i in range(count)]
+        states.append(TableScene(
+            plates, Rank.FIVE, Suit.HEARTS, trick=trick, winner=trick[-1][0] if trick else None,
+            attacker_points=5 * played, point_cards=parse_cards("5D") * min(played, 4),
+            levels=(Rank.FIVE, Rank.JACK) if fixed else (), defenders=0 if fixed else None,
+            calls=() if fixed else (CallInfo(parse_cards("AS")[0], 1),),
+            previous_trick=[(1, parse_cards("QC"))] if played > count else (),
+            previous_winner=1 if played > count else None, hand_number=3))
+    return states
+
+
+def other_tables() -> list[tuple[TableScene, bool, Labels]]:
+    """Scenes of every header: dealing with and without a declaration, three-bid's
+    bidding, a hidden trump, a turned table, in Chinese and with four-colour cards."""
+    dealing = {"trick": [], "winner": None, "dealing": True, "cards_to_deal": 38}
+    return [
+        (scene(declaration=DeclarationInfo(2, parse_cards("5H 5H")), **dealing), False, ENGLISH),
+        (scene(trump_hidden=True, **dealing), True, CHINESE),
+        (scene(3, bid=BidInfo(85, 0, standing=True), trump_hidden=True, trick=[], winner=None),
+         False, ENGLISH),
+        (scene(5, bottom=3, **MID_HAND), True, CHINESE),
+        (scene(6, trump=Colour.RED, **MID_HAND), False, ENGLISH),
+    ]
+
+
+def clear_table_caches() -> None:
+    for cached in (table._header_tile, table._plays_tile, table._plate_sprite,
+                   table._previous_tile):
+        cached.cache_clear()
+
+
+def drawn_whole(scene: TableScene, four_colour: bool = False,
+                labels: Labels = ENGLISH) -> bytes:
+    """The picture drawn in one piece, without the cached parts."""
+    return encode(table._draw(scene, four_colour, labels), "", table._palette()).png
+
+
+@pytest.mark.parametrize("count", range(3, 7), ids=lambda n: f"{n}-seats")
+def test_a_table_from_cached_parts_is_the_table_drawn_whole(count: int) -> None:
+    for state in a_trick_played_out(count):
+        assert render_table(state).png == drawn_whole(state)
+    for state, four_colour, labels in other_tables():
+        rendered = render_table(state, four_colour=four_colour, labels=labels)
+        assert rendered.png == drawn_whole(state, four_colour, labels)
+
+
+def test_tables_rendered_in_a_row_are_the_tables_rendered_alone() -> None:
+    states = [s for count in (4, 6, 5) for s in a_trick_played_out(count)]
+    in_a_row = [render_table(state).png for state in states]
+    alone = []
+    for state in states:
+        clear_table_caches()
+        alone.append(render_table(state).png)
+    assert in_a_row == alone
+    assert len(set(in_a_row)) == len(in_a_row)  # every state its own picture
