@@ -7,8 +7,16 @@ for the searching seat's team (``utility``). The same worlds serve every candida
 few cards left, the play-out is replaced by an exact search of the world (every seat
 choosing among its plays, each side maximising its own utility).
 
-A time limit only stops sampling early under load; without it (or below it) the
-decision is a function of the view and the seed alone.
+The budget is counted in simulations (worlds × plays compared), so a decision is a
+function of the view and the seed alone, on any machine; the time limit is only a safety
+net against a pathological position on an overloaded machine.
+
+Deciding on noisy estimates: the heuristic's first choice stands unless a challenger
+beats it on the same worlds by a margin that grows with the number of challengers (a
+one-sided paired test at a family-wise false-switch rate ``alpha``, Bonferroni-corrected),
+and by at least ``min_gain``. A play that certainly wins a trick holding points is never
+given up for one that does not (``certain_points``): a sampled estimate cannot see
+points the seat is sure of better than the seat itself.
 """
 
 from __future__ import annotations
@@ -18,11 +26,12 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
-from engine.ai.bidding import bury_order
+from engine.ai.bidding import buried_points_allowed, bury_order
 from engine.ai.inference import likely_worlds
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import _RulesOnly, candidates, choose_play
+from engine.ai.policy import _RulesOnly, candidates, certain_win, choose_play
 from engine.ai.table import Cards, PlayState, attackers_win, distinct, take_over_threshold
 from engine.cards import Card
 from engine.legal import legal_follows
@@ -31,15 +40,33 @@ from engine.order import TRUMP, TrumpContext
 
 @dataclass(frozen=True)
 class Budget:
-    worlds: int  # sampled worlds per decision
+    worlds: int  # sampled worlds per decision (the fewest, see ``simulations``)
     candidates: int  # plays compared
-    time_limit: float | None  # seconds; None: no clock at all (fully deterministic)
+    time_limit: float | None  # seconds: a safety net only; None: no clock at all
     endgame: int = 2  # exact search when the seat holds at most this many cards
-    confidence: float = 1.0  # leave the heuristic's play only when another is this many
-    #                          standard errors better on the sampled worlds
-    extra_worlds: int = 0  # more worlds for the heuristic's play and close challengers
+    alpha: float = 0.1  # family-wise chance of leaving the heuristic's play for a
+    #                     challenger that is not better (one-sided, Bonferroni)
+    min_gain: float = 0.01  # and a challenger must gain at least this much utility
+    extra_worlds: int = 0  # more worlds for the heuristic's play and the challengers
+    #                        that look better (close or clearly): at least this many,
+    #                        and ``extra_simulations`` play-outs split between them
+    extra_simulations: int = 0
     inference: int = 0  # when > 0: sample this many times the worlds and keep those that
     #                     best explain the other seats' plays (``engine.ai.inference``)
+    simulations: int = 0  # when > 0: play-outs per decision; the worlds are this many
+    #                       divided by the plays compared (never fewer than ``worlds``)
+
+    def threshold(self, challengers: int) -> float:
+        """Standard errors by which one of ``challengers`` must beat the first play."""
+        return NormalDist().inv_cdf(1 - self.alpha / max(1, challengers))
+
+    def extra_for(self, plays: int) -> int:
+        return max(self.extra_worlds, self.extra_simulations // max(1, plays))
+
+    def worlds_for(self, plays: int) -> int:
+        if not self.simulations:
+            return self.worlds
+        return max(self.worlds, self.simulations // max(1, plays))
 
 
 def utility(state: PlayState, seat: int, threshold: int) -> float:
@@ -97,10 +124,12 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
     seat = knowledge.seat
     start = time.perf_counter()
     # the candidates read only the seat's own hand and public facts: any world will do
-    options = candidates(knowledge.world(rng), seat, limit=budget.candidates)
+    here = knowledge.world(rng)
+    options = candidates(here, seat, limit=budget.candidates)
+    options = certain_points(here, seat, options)
     if len(options) == 1:
         return options[0]
-    worlds = _worlds(knowledge, rng, budget, budget.worlds, start)
+    worlds = _worlds(knowledge, rng, budget, budget.worlds_for(len(options)), start)
     threshold = take_over_threshold(knowledge.rules, knowledge.view.bid)
     exact = len(knowledge.view.hand) <= budget.endgame
     values: list[list[float]] = [[] for _ in options]
@@ -125,17 +154,39 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                     values[i].append(utility(child, seat, threshold))
 
     evaluate(worlds, list(range(len(options))))
-    if budget.extra_worlds and not over():
-        # a challenger that looks better but not surely so: sample more worlds for it
-        close = [i for i in range(1, len(options))
-                 if 0.3 <= _z(values[i], values[0]) < budget.confidence]
-        if close:
-            contenders = [0] + close
+    if budget.extra_worlds and not exact and not over():
+        # challengers that look better, whether close or already clearly so: more worlds
+        # for them and the first play (the others cannot win the test any more)
+        contenders = [0] + [i for i in range(1, len(options))
+                            if _z(values[i], values[0]) >= 0.3]
+        if len(contenders) > 1:
             for i in range(len(options)):
                 if i not in contenders:
                     values[i] = []
-            evaluate(_worlds(knowledge, rng, budget, budget.extra_worlds, start), contenders)
-    return options[_pick(values, budget.confidence)]
+            evaluate(_worlds(knowledge, rng, budget, budget.extra_for(len(contenders)), start),
+                     contenders)
+    return options[_pick(values, budget)]
+
+
+def certain_points(state: PlayState, seat: int, options: list[Cards]) -> list[Cards]:
+    """``options`` without the plays that give up a trick the first play is sure to win
+    with points in it (or a sure ruff): never trade certain points for an estimate."""
+    if state.lead is None or len(options) < 2:
+        return options
+    first = options[0]
+    if not certain_win(state, seat, first):
+        return options
+    points = state.trick_points() + sum(c.points for c in first)
+    if points < 5 and not _is_ruff(state, first):
+        return options
+    return [first] + [o for o in options[1:] if certain_win(state, seat, o)]
+
+
+def _is_ruff(state: PlayState, cards: Cards) -> bool:
+    lead = state.lead
+    assert lead is not None
+    eff = state.ctx.eff
+    return lead.suit != TRUMP and all(eff[c.index] == TRUMP for c in cards)
 
 
 def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int,
@@ -162,17 +213,19 @@ def _z(values: list[float], base: list[float]) -> float:
     return mean / math.sqrt(var / n)
 
 
-def _pick(values: list[list[float]], confidence: float) -> int:
+def _pick(values: list[list[float]], budget: Budget) -> int:
     """The heuristic's choice (index 0) unless another play beats it on the same worlds
-    by more than ``confidence`` standard errors of the paired difference."""
+    by more than ``budget.threshold(challengers)`` standard errors of the paired
+    difference and by ``budget.min_gain`` (then the one that gains most)."""
     best, best_mean = 0, 0.0
     base = values[0]
+    needed = budget.threshold(len(values) - 1)
     for i in range(1, len(values)):
         n = min(len(values[i]), len(base))
         if n < 2:
             continue
         mean = sum(a - b for a, b in zip(values[i], base)) / n
-        if mean > best_mean and _z(values[i], base) > confidence:
+        if mean > max(best_mean, budget.min_gain) and _z(values[i], base) > needed:
             best, best_mean = i, mean
     return best
 
@@ -201,8 +254,11 @@ def rank_plays(knowledge: Knowledge, rng: random.Random, budget: Budget
 def bury_candidates(hand: Sequence[Card], ctx: TrumpContext, size: int, limit: int
                     ) -> list[Cards]:
     """Burials worth comparing, the heuristic's first: then burials that void one or two
-    short side suits (a void lets the taker's side ruff), topped up the heuristic's way."""
-    order = bury_order(hand, ctx)
+    short side suits (a void lets the taker's side ruff), topped up the heuristic's way,
+    as long as they bury no more points than the hand's trump control allows
+    (``buried_points_allowed``)."""
+    order = bury_order(hand, ctx, size)
+    allowed = buried_points_allowed(hand, ctx, size)
     eff = ctx.eff
     by_suit: dict[int, list[Card]] = {}
     for card in hand:
@@ -217,9 +273,15 @@ def bury_candidates(hand: Sequence[Card], ctx: TrumpContext, size: int, limit: i
             voided = [c for s in group for c in by_suit[s]]
             if len(voided) <= size:
                 rest = [c for c in order if eff[c.index] not in group]
-                yield tuple(voided + rest[: size - len(voided)])
+                burial = voided + rest[: size - len(voided)]
+                if sum(c.points for c in burial) <= max(allowed, _points(order[:size])):
+                    yield tuple(burial)
 
     return distinct(burials(), limit)
+
+
+def _points(cards: Sequence[Card]) -> int:
+    return sum(c.points for c in cards)
 
 
 def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Cards:
@@ -251,4 +313,4 @@ def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                               voids=[set() for _ in hands], bid=view.bid)
             playout(state)
             values[i].append(utility(state, seat, threshold))
-    return options[_pick(values, budget.confidence)]
+    return options[_pick(values, budget)]
