@@ -154,7 +154,11 @@ class Knowledge:
         trick = list(view.trick)
         leader = trick[0][0] if trick else view.turn
         assert leader is not None
-        remaining = PlayState.tally(kitty + [c for hand in hands for c in hand], self.ctx)
+        # the cards not yet played as the seat knows them: its hand, its kitty, the unseen
+        # (in a real hand exactly the world's cards; in a made-up position with cards
+        # that are nowhere, the seat still reasons as if they were somewhere unseen)
+        mine = list(self.view.hand) + (list(self.view.kitty) if self.kitty_known else [])
+        remaining = PlayState.tally(mine + list(self.unseen.elements()), self.ctx)
         won = [0] * view.players
         for _, winner, pts in view.tricks:
             won[winner] += pts

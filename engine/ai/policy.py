@@ -239,8 +239,8 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
             score = 60 + 8 * unit.size + sum(c.points for c in ucards) / 2
             if not side:
                 score -= 12 if not few_left else 0
-            if ruff_risk:
-                score -= 55
+            if ruff_risk:  # a "winner" an opponent ruffs: its points change sides
+                score -= 60 + sum(c.points for c in ucards)
             add(score, ucards)
         if may_throw and not ruff_risk and len(winners) >= 2:
             throws = sure_throws(cards, other, ctx, max_width)
