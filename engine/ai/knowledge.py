@@ -204,7 +204,7 @@ def _count_voids(unseen: Counter[Card], fixed: dict[int, list[Card]], voids: lis
         for card in cards:
             left[eff[card.index]] -= 1
             holders.setdefault(eff[card.index], set()).add(who)
-    for suit in set(eff[c.index] for c in ALL_CARDS):
+    for suit in {eff[c.index] for c in ALL_CARDS}:
         if left[suit] <= 0:
             for other in range(len(voids)):
                 if other != seat and other not in holders.get(suit, set()):

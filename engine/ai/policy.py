@@ -149,7 +149,6 @@ def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit:
         return True
     first = lead.units[0]
     probe = Unit(first.width, first.length, key[2], ())
-    voids = state.voids
     trumps_out = bool(out.get(TRUMP))
     for opp in later:
         void_led = _void(state, opp, lead.suit, out)
@@ -209,7 +208,6 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
     opps = _opponents(state, seat)
     partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
                    seat)
-    voids = state.voids
     trumps_out = bool(out.get(TRUMP))
     by_suit: dict[int, list[Card]] = {}
     for card in hand:

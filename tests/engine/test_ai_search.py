@@ -11,7 +11,6 @@ from engine.ai.player import BUDGETS, Level
 from engine.ai.search import Budget, _pick, search_play
 from engine.order import TRUMP
 from engine.views import seat_view
-
 from tests.engine.test_ai_blunders import POSITIONS, position
 
 RULE = Budget(worlds=40, candidates=5, time_limit=None)
