@@ -194,6 +194,20 @@ def certain_win(state: PlayState, seat: int, cards: Cards) -> bool:
     return True
 
 
+def ruffable_lead(state: PlayState, seat: int, cards: Cards) -> bool:
+    """Is ``cards`` (a lead) of a side suit an opponent is void in (shown, or by counting)
+    while it may still hold trumps: a lead the opponents can ruff?"""
+    ctx = state.ctx
+    suit = ctx.eff[cards[0].index]
+    if state.lead is not None or suit == TRUMP:
+        return False
+    out = _Outstanding(state, seat)
+    if not out.get(TRUMP):
+        return False
+    return any(_void(state, o, suit, out) and not _void(state, o, TRUMP, out)
+               for o in range(state.players) if not state.same_side(o, seat))
+
+
 # -- leading ------------------------------------------------------------------------------
 
 def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[Cards]:

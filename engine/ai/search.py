@@ -11,12 +11,21 @@ The budget is counted in simulations (worlds × plays compared), so a decision i
 function of the view and the seed alone, on any machine; the time limit is only a safety
 net against a pathological position on an overloaded machine.
 
-Deciding on noisy estimates: the heuristic's first choice stands unless a challenger
-beats it on the same worlds by a margin that grows with the number of challengers (a
-one-sided paired test at a family-wise false-switch rate ``alpha``, Bonferroni-corrected),
-and by at least ``min_gain``. A play that certainly wins a trick holding points is never
-given up for one that does not (``certain_points``): a sampled estimate cannot see
-points the seat is sure of better than the seat itself.
+Deciding on noisy estimates, by racing on common worlds: every candidate is played on
+the same worlds; after each round the plays clearly worse than the leader (by ``drop_z``
+standard errors of the paired difference and more than ``min_gain``) are dropped, and if
+more than half remain, the lower means go too; but a challenger clearly better than the
+heuristic's play (``keep_z``) is never dropped, nor the heuristic's play unless it is
+clearly worse. Each round spends an equal share of what is left of the budget on the
+survivors, so the close contenders get the most worlds. At the end the best mean wins,
+with a preference for the heuristic's first choice of ``prefer`` standard errors, which
+shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-certain
+outcomes differ by a margin term of a point or two, which the test would call
+significant). A play that certainly wins a trick holding points is never given up for
+one that does not (``certain_points``): a sampled estimate cannot see points the seat is
+sure of better than the seat itself; nor is the heuristic's play given up for a lead the
+opponents are known to be able to ruff (``ruffable_lead``: the play-outs misjudge
+those).
 """
 
 from __future__ import annotations
@@ -26,12 +35,11 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 
 from engine.ai.bidding import buried_points_allowed, bury_order
 from engine.ai.inference import likely_worlds
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import _RulesOnly, candidates, certain_win, choose_play
+from engine.ai.policy import _RulesOnly, candidates, certain_win, choose_play, ruffable_lead
 from engine.ai.table import Cards, PlayState, attackers_win, distinct, take_over_threshold
 from engine.cards import Card
 from engine.legal import legal_follows
@@ -40,33 +48,28 @@ from engine.order import TRUMP, TrumpContext
 
 @dataclass(frozen=True)
 class Budget:
-    worlds: int  # sampled worlds per decision (the fewest, see ``simulations``)
+    worlds: int  # sampled worlds per candidate in the first round (at least)
     candidates: int  # plays compared
     time_limit: float | None  # seconds: a safety net only; None: no clock at all
     endgame: int = 2  # exact search when the seat holds at most this many cards
-    alpha: float = 0.1  # family-wise chance of leaving the heuristic's play for a
-    #                     challenger that is not better (one-sided, Bonferroni)
-    min_gain: float = 0.01  # and a challenger must gain at least this much utility
-    extra_worlds: int = 0  # more worlds for the heuristic's play and the challengers
-    #                        that look better (close or clearly): at least this many,
-    #                        and ``extra_simulations`` play-outs split between them
-    extra_simulations: int = 0
     inference: int = 0  # when > 0: sample this many times the worlds and keep those that
     #                     best explain the other seats' plays (``engine.ai.inference``)
-    simulations: int = 0  # when > 0: play-outs per decision; the worlds are this many
-    #                       divided by the plays compared (never fewer than ``worlds``)
+    simulations: int = 0  # play-outs per decision (0: ``worlds`` × ``candidates``)
+    rounds: int = 1  # racing rounds: the survivors of each share the rest of the budget
+    drop_z: float = 2.0  # a play this many standard errors below the leader is dropped
+    keep_z: float = 2.0  # a challenger this many above the heuristic's play is kept
+    prefer: float = 1.0  # the heuristic's play wins unless beaten by this many errors
+    min_gain: float = 0.01  # and by at least this much utility (a point or two)
 
-    def threshold(self, challengers: int) -> float:
-        """Standard errors by which one of ``challengers`` must beat the first play."""
-        return NormalDist().inv_cdf(1 - self.alpha / max(1, challengers))
+    def total(self, plays: int) -> int:
+        """Play-outs for a decision among ``plays``."""
+        return max(self.simulations, self.worlds * min(plays, self.candidates))
 
-    def extra_for(self, plays: int) -> int:
-        return max(self.extra_worlds, self.extra_simulations // max(1, plays))
-
-    def worlds_for(self, plays: int) -> int:
-        if not self.simulations:
-            return self.worlds
-        return max(self.worlds, self.simulations // max(1, plays))
+    def round_worlds(self, spent: int, round_: int, alive: int, plays: int) -> int:
+        """Worlds for round ``round_`` (from 0) with ``alive`` plays left."""
+        share = (self.total(plays) - spent) // (self.rounds - round_)
+        first = self.worlds if round_ == 0 else 1
+        return max(first, share // max(1, alive))
 
 
 def utility(state: PlayState, seat: int, threshold: int) -> float:
@@ -127,9 +130,9 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
     here = knowledge.world(rng)
     options = candidates(here, seat, limit=budget.candidates)
     options = certain_points(here, seat, options)
+    options = options[:1] + [o for o in options[1:] if not ruffable_lead(here, seat, o)]
     if len(options) == 1:
         return options[0]
-    worlds = _worlds(knowledge, rng, budget, budget.worlds_for(len(options)), start)
     threshold = take_over_threshold(knowledge.rules, knowledge.view.bid)
     exact = len(knowledge.view.hand) <= budget.endgame
     values: list[list[float]] = [[] for _ in options]
@@ -153,19 +156,63 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                     playout(child)
                     values[i].append(utility(child, seat, threshold))
 
-    evaluate(worlds, list(range(len(options))))
-    if budget.extra_worlds and not exact and not over():
-        # challengers that look better, whether close or already clearly so: more worlds
-        # for them and the first play (the others cannot win the test any more)
-        contenders = [0] + [i for i in range(1, len(options))
-                            if _z(values[i], values[0]) >= 0.3]
-        if len(contenders) > 1:
-            for i in range(len(options)):
-                if i not in contenders:
-                    values[i] = []
-            evaluate(_worlds(knowledge, rng, budget, budget.extra_for(len(contenders)), start),
-                     contenders)
-    return options[_pick(values, budget)]
+    alive = list(range(len(options)))
+    spent = 0
+    rounds = 1 if exact else budget.rounds  # (exact values: one round says it all)
+    for round_ in range(rounds):
+        count = budget.round_worlds(spent, round_, len(alive), len(options))
+        evaluate(_worlds(knowledge, rng, budget, count, start), alive)
+        spent += count * len(alive)
+        if round_ + 1 == rounds or over():
+            break
+        alive = survivors(values, alive, budget)
+        if len(alive) == 1:
+            break
+    return options[pick(values, alive, budget)]
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else -math.inf
+
+
+def survivors(values: list[list[float]], alive: list[int], budget: Budget) -> list[int]:
+    """The plays of ``alive`` worth more worlds (see the module's docstring): not clearly
+    worse than the leader, at most half of them (the better means), but always a
+    challenger clearly better than the heuristic's play (index 0), and that play unless
+    it is clearly worse."""
+    leader = max(alive, key=lambda i: (_mean(values[i]), -i))
+    worse = {i for i in alive if i != leader and
+             _clearly_better(values[leader], values[i], budget.drop_z, budget.min_gain)}
+    kept = [i for i in alive if i not in worse]
+    clear = {i for i in kept if i and
+             _clearly_better(values[i], values[0], budget.keep_z, budget.min_gain)}
+    protected = clear | ({0} & set(kept)) | {leader}
+    room = max(len(protected), (len(alive) + 1) // 2)
+    others = sorted((i for i in kept if i not in protected),
+                    key=lambda i: (-_mean(values[i]), i))
+    return sorted(protected | set(others[: room - len(protected)]))
+
+
+def _clearly_better(values: list[float], base: list[float], z: float, gain: float) -> bool:
+    """``values`` beats ``base`` on their common worlds by ``z`` standard errors of the
+    paired difference and by more than ``gain`` on average."""
+    n = min(len(values), len(base))
+    mean = sum(a - b for a, b in zip(values, base)) / n if n else 0.0
+    return mean > gain and _z(values, base) > z
+
+
+def pick(values: list[list[float]], alive: list[int], budget: Budget) -> int:
+    """The play of ``alive`` with the best mean, unless it beats the heuristic's play
+    (index 0, when alive) by less than ``budget.prefer`` standard errors of the paired
+    difference (a preference that shrinks as the worlds grow) or than ``budget.min_gain``
+    on average (a gain too small to matter)."""
+    ranked = sorted(alive, key=lambda i: (-_mean(values[i]), i))
+    if 0 not in alive:
+        return ranked[0]
+    for i in ranked:
+        if i == 0 or _clearly_better(values[i], values[0], budget.prefer, budget.min_gain):
+            return i
+    return 0
 
 
 def certain_points(state: PlayState, seat: int, options: list[Cards]) -> list[Cards]:
@@ -209,25 +256,8 @@ def _z(values: list[float], base: list[float]) -> float:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     if var == 0:
-        return math.inf if mean > 0 else 0.0
+        return math.copysign(math.inf, mean) if mean else 0.0
     return mean / math.sqrt(var / n)
-
-
-def _pick(values: list[list[float]], budget: Budget) -> int:
-    """The heuristic's choice (index 0) unless another play beats it on the same worlds
-    by more than ``budget.threshold(challengers)`` standard errors of the paired
-    difference and by ``budget.min_gain`` (then the one that gains most)."""
-    best, best_mean = 0, 0.0
-    base = values[0]
-    needed = budget.threshold(len(values) - 1)
-    for i in range(1, len(values)):
-        n = min(len(values[i]), len(base))
-        if n < 2:
-            continue
-        mean = sum(a - b for a, b in zip(values[i], base)) / n
-        if mean > max(best_mean, budget.min_gain) and _z(values[i], base) > needed:
-            best, best_mean = i, mean
-    return best
 
 
 def rank_plays(knowledge: Knowledge, rng: random.Random, budget: Budget
@@ -313,4 +343,4 @@ def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                               voids=[set() for _ in hands], bid=view.bid)
             playout(state)
             values[i].append(utility(state, seat, threshold))
-    return options[_pick(values, budget)]
+    return options[pick(values, list(range(len(options))), budget)]
