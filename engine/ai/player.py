@@ -42,13 +42,13 @@ class Level(enum.Enum):
 
 #: Search budgets per level, counted in simulations (play-outs), so that a seed replays
 #: the same decisions on any machine; the time cap (seconds) is a safety net that an
-#: ordinary decision never reaches. Hard races five plays over three rounds of common
-#: worlds (``engine.ai.search``): 8 worlds each, then the better half (3) on 13 more,
-#: then the last contenders on the rest (about 20 each).
+#: ordinary decision never reaches. Hard races five plays over two rounds of common
+#: worlds (``engine.ai.search``): 12 worlds each, then the better half (at most 3) on
+#: the other 60 play-outs (20 worlds or more each), which alone judge them.
 BUDGETS: dict[Level, Budget] = {
     Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=2.0),
     Level.HARD: Budget(worlds=8, candidates=5, time_limit=3.0, inference=2, simulations=120,
-                       rounds=3),
+                       rounds=2),
 }
 
 #: Burying compares whole-hand play-outs of a few burials (the heuristic's, and ones

@@ -17,10 +17,11 @@ standard errors of the paired difference and more than ``min_gain``) are dropped
 more than half remain, the lower means go too; but a challenger clearly better than the
 heuristic's play (``keep_z``) is never dropped, nor the heuristic's play unless it is
 clearly worse. Each round spends an equal share of what is left of the budget on the
-survivors, so the close contenders get the most worlds. At the end the best mean wins,
-with a preference for the heuristic's first choice of ``prefer`` standard errors, which
-shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-certain
-outcomes differ by a margin term of a point or two, which the test would call
+survivors, so the close contenders get the most worlds. At the end the best mean on the
+last round's worlds (the earlier ones selected the survivors, so they flatter them)
+wins, with a preference for the heuristic's first choice of ``prefer`` standard errors,
+which shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-
+certain outcomes differ by a margin term of a point or two, which the test would call
 significant). A play that certainly wins a trick holding points is never given up for
 one that does not (``certain_points``): a sampled estimate cannot see points the seat is
 sure of better than the seat itself; nor is the heuristic's play given up for a lead the
@@ -158,6 +159,7 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
 
     alive = list(range(len(options)))
     spent = 0
+    fresh = 0  # the worlds of the round since the last selection
     rounds = 1 if exact else budget.rounds  # (exact values: one round says it all)
     for round_ in range(rounds):
         count = budget.round_worlds(spent, round_, len(alive), len(options))
@@ -166,9 +168,12 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
         if round_ + 1 == rounds or over():
             break
         alive = survivors(values, alive, budget)
+        fresh = len(values[alive[0]])
         if len(alive) == 1:
             break
-    return options[pick(values, alive, budget)]
+    # the survivors were chosen for their means on the earlier worlds, which flatter
+    # them (the winner's curse): the last round's worlds alone judge them fairly
+    return options[pick([v[fresh:] for v in values], alive, budget)]
 
 
 def _mean(values: list[float]) -> float:
