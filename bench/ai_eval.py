@@ -28,6 +28,9 @@ share of A's seat-hands whose side won (with fixed teams the same as the share o
 hands A's team won). A seat's point margin is (attackers' points - threshold) when it
 attacks, the opposite when it defends; its levels are the levels its own level moved
 (by team or by player), both averaged over A's seat-hands minus the same over B's.
+The matches play with the search budgets' time caps removed (counted in simulations,
+a decision is then a function of the view, the level and the seed: the figures do not
+depend on the machine's load, only the time does); ``--latency`` keeps them.
 Decision times are wall-clock ms of ``choose`` for every decision after the deal
 (burying, the changzhu swap, bidding, naming the trump, calling, card play, transfer),
 and the CPU ms of the deciding process (``time.process_time``): on a shared machine the
@@ -43,6 +46,7 @@ points, and the result.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import statistics
@@ -430,6 +434,13 @@ def report_latency(tables: int, workers: int, preset: str) -> None:
     sys.stdout.flush()
 
 
+def uncapped() -> None:
+    """Every search budget without its time cap: decisions independent of the clock."""
+    for budgets in (ai_player.BUDGETS, ai_player.BURY_BUDGETS):
+        for level, budget in budgets.items():
+            budgets[level] = dataclasses.replace(budget, time_limit=None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=400)
@@ -445,6 +456,8 @@ def main() -> None:
     parser.add_argument("--latency", type=int, default=0, metavar="TABLES",
                         help="measure event-loop responsiveness with TABLES tables instead")
     args = parser.parse_args()
+    if not args.latency:  # (the latency run measures the real thing, caps included)
+        uncapped()  # the figures then depend on the seed alone, not on the load
     if args.latency:
         report_latency(args.latency, args.workers, args.preset)
         return

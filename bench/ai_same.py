@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import dataclasses
 import hashlib
 import statistics
 import sys
@@ -24,16 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.ai_eval import PairResult, pct, play_table
+from bench.ai_eval import PairResult, pct, play_table, uncapped
 from bench.engine import rules_of
-from engine.ai import player as ai_player
-
-
-def uncapped() -> None:
-    """Every search budget without its time cap: decisions independent of the clock."""
-    for budgets in (ai_player.BUDGETS, ai_player.BURY_BUDGETS):
-        for level, budget in budgets.items():
-            budgets[level] = dataclasses.replace(budget, time_limit=None)
 
 
 def main() -> None:

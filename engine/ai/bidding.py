@@ -93,6 +93,11 @@ def _teammates(rules: Ruleset, seat: int) -> tuple[int, ...]:
     return seating.teammates(seat) if seating.formation is Formation.FIXED else ()
 
 
+#: Would-be trumps a declaration needs above an average hand of the same size (before
+#: the last chance): a declaration on a handful of cards is a guess.
+DECLARE_EXTRA = 1.5
+
+
 def choose_declaration(view: SeatView) -> Cards | None:
     rules = view.rules
     assert rules is not None and view.seat is not None and view.level is not None
@@ -104,9 +109,10 @@ def choose_declaration(view: SeatView) -> Cards | None:
         return None
     level = _declaring_level(view, rules, seat)
     standing = _standing(view, rules)
-    if standing is not None and (standing.seat == seat or standing.seat in
-                                 _teammates(rules, seat)):
-        return None  # our side's declaration stands: never fight a partner or oneself
+    if standing is not None and standing.seat == seat:
+        return _reinforcement(view, standing)
+    if standing is not None and standing.seat in _teammates(rules, seat):
+        return None  # our side's declaration stands: never fight a partner
     last_chance = view.cards_to_deal == 0
     margin = 0.0 if last_chance else 0.06
     if standing is not None:
@@ -121,11 +127,33 @@ def choose_declaration(view: SeatView) -> Cards | None:
         ctx = trump_context(level, decl.trump, frozenset(rules.permanent_trumps),
                             rules.suits)
         mine, base = _trump_share(hand, ctx, rules)
-        if mine >= base + margin:
+        strong = last_chance or mine * len(hand) >= base * len(hand) + DECLARE_EXTRA
+        if mine >= base + margin and strong:
             key = (mine, len(cards), cards)
             if best is None or key[:2] > best[:2]:
                 best = key
     return best[2] if best is not None else None
+
+
+def _reinforcement(view: SeatView, standing: Declaration) -> Cards | None:
+    """Reinforce one's own declaration (more of the same cards: harder to override) while
+    the suit is still at least an average trump holding."""
+    rules = view.rules
+    assert rules is not None and view.seat is not None and view.level is not None
+    if not rules.reinforce or rules.wait_to_die:
+        return None
+    for cards in _declarations(view.hand, view.level, rules):
+        try:
+            decl = parse_declaration(view.seat, cards, view.level, rules)
+            check_override(decl, standing, rules)
+        except EngineError:
+            continue
+        ctx = trump_context(view.level, decl.trump, frozenset(rules.permanent_trumps),
+                            rules.suits)
+        mine, base = _trump_share(view.hand, ctx, rules)
+        if mine >= base:
+            return cards
+    return None
 
 
 # -- 回牌 -----------------------------------------------------------------------------------
@@ -157,11 +185,29 @@ def choose_return(view: SeatView, count: int) -> Cards:
 
 # -- burying --------------------------------------------------------------------------------
 
-def bury_order(hand: Sequence[Card], ctx: TrumpContext) -> list[Card]:
+def trump_control(hand: Sequence[Card], ctx: TrumpContext, size: int) -> float:
+    """Trumps the hand keeps after burying ``size`` cards, above the number an average
+    hand of that size holds: what protects the kitty on the last trick (保底)."""
+    kept = len(hand) - size
+    full = deck(1)
+    share = sum(1 for c in full if ctx.is_trump(c)) / len(full)
+    return sum(1 for c in hand if ctx.is_trump(c)) - share * kept
+
+
+def buried_points_allowed(hand: Sequence[Card], ctx: TrumpContext, size: int) -> int:
+    """Points worth burying for a void: none with average trumps (the last trick, lost,
+    doubles them for the attackers), 5 more per trump above average."""
+    return max(0, int(5 * trump_control(hand, ctx, size)))
+
+
+def bury_order(hand: Sequence[Card], ctx: TrumpContext, size: int = 0) -> list[Card]:
     """``hand``, the card to bury first first: side cards before trumps; among side
     cards, singles before pairs and aces, no points before points, short suits before
-    long ones, low before high."""
+    long ones, low before high. With ``size`` (the kitty's) and no more trumps than an
+    average hand, point cards come after pairs and aces: a weak trump hand may lose the
+    last trick, and the kitty's points with it, multiplied."""
     eff, ident, strength = ctx.eff, ctx.ident, ctx.strength
+    guard = size > 0 and trump_control(hand, ctx, size) < 1
     suit_len: Counter[int] = Counter()
     copies: Counter[tuple[int, int]] = Counter()
     for card in hand:
@@ -175,8 +221,10 @@ def bury_order(hand: Sequence[Card], ctx: TrumpContext) -> list[Card]:
             return (9, strength[card.index], card.index)
         in_pair = copies[suit, ident[card.index]] >= 2
         is_ace = strength[card.index] == len(ctx.tiers[suit]) - 1
-        return (int(in_pair) + int(is_ace), card.points, suit_len[suit], strength[card.index],
-                card.index)  # the index last: the same order whatever the hand's order
+        guarded = int(guard and card.points > 0)
+        return (guarded, int(in_pair) + int(is_ace), card.points, suit_len[suit],
+                strength[card.index], card.index)  # the index last: the same order
+        #                                            whatever the hand's order
 
     return sorted(hand, key=key)
 
@@ -185,7 +233,7 @@ def choose_bury(view: SeatView) -> Cards:
     rules = view.rules
     assert rules is not None
     ctx = _guess_ctx(view, rules)
-    return tuple(bury_order(view.hand, ctx)[: rules.kitty_size])
+    return tuple(bury_order(view.hand, ctx, rules.kitty_size)[: rules.kitty_size])
 
 
 # -- changzhu swap ---------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Car
             knowledge.rules.declaration is not DeclarationStyle.JOKER_AND_PAIR:
         # (changzhu: a partner buries and the declarer swaps, by other reasoning)
         taker = view.kitty_taker
-        expected = Counter(bury_order(start[taker] + list(kitty), ctx)[: len(kitty)])
+        expected = Counter(bury_order(start[taker] + list(kitty), ctx, len(kitty))[: len(kitty)])
         count += UNLIKELY_BURIAL * sum((Counter(kitty) - expected).values())
     if not history or count >= cutoff:
         return count

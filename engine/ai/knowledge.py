@@ -5,7 +5,10 @@ Known: the seat's hand, every card played (so the multiset of unseen cards), the
 if the seat buried it, each seat's hand size, the voids each seat has shown (a seat that
 played fewer cards of the led effective suit than were led holds none of it), and the
 declared cards that were shown face up (still held by the declarer unless played, when
-the declarer did not bury a kitty they might be in). A sampled world deals the unseen
+the declarer did not bury a kitty they might be in). Voids are also inferred by
+counting: when every unseen card of an effective suit is accounted for (none unseen, or
+all of them face-up declaration cards still held), every other seat is void in it. A
+sampled world deals the unseen
 cards to the other seats (and the kitty, when the seat did not bury it) at random,
 respecting all of that.
 """
@@ -79,6 +82,7 @@ class Knowledge:
             held = held[: view.hand_sizes[standing.seat]]
             if held:
                 fixed[standing.seat] = held
+        _count_voids(unseen, fixed, voids, seat, ctx)
         return cls(view, rules, play_rules_for(rules), ctx, seat, unseen, voids, kitty_known,
                    fixed)
 
@@ -150,7 +154,11 @@ class Knowledge:
         trick = list(view.trick)
         leader = trick[0][0] if trick else view.turn
         assert leader is not None
-        remaining = PlayState.tally(kitty + [c for hand in hands for c in hand], self.ctx)
+        # the cards not yet played as the seat knows them: its hand, its kitty, the unseen
+        # (in a real hand exactly the world's cards; in a made-up position with cards
+        # that are nowhere, the seat still reasons as if they were somewhere unseen)
+        mine = list(self.view.hand) + (list(self.view.kitty) if self.kitty_known else [])
+        remaining = PlayState.tally(mine + list(self.unseen.elements()), self.ctx)
         won = [0] * view.players
         for _, winner, pts in view.tricks:
             won[winner] += pts
@@ -181,6 +189,26 @@ class Knowledge:
                 played.update(cards)
         return tuple(FriendCall(card, copy, played[card] if by is None else copy, by)
                      for card, copy, by in view.calls)
+
+
+def _count_voids(unseen: Counter[Card], fixed: dict[int, list[Card]], voids: list[set[int]],
+                 seat: int, ctx: TrumpContext) -> None:
+    """Add to ``voids`` the suits no other seat can hold: every unseen card of the suit
+    is a known card of one seat (``fixed``), or there is none at all."""
+    eff = ctx.eff
+    left: Counter[int] = Counter()
+    for card, n in unseen.items():
+        left[eff[card.index]] += n
+    holders: dict[int, set[int]] = {}
+    for who, cards in fixed.items():
+        for card in cards:
+            left[eff[card.index]] -= 1
+            holders.setdefault(eff[card.index], set()).add(who)
+    for suit in {eff[c.index] for c in ALL_CARDS}:
+        if left[suit] <= 0:
+            for other in range(len(voids)):
+                if other != seat and other not in holders.get(suit, set()):
+                    voids[other].add(suit)
 
 
 def _by_index(card: Card) -> int:

@@ -147,7 +147,7 @@ def bury_for_named_trump(view: SeatView) -> Cards:
     rules = view.rules
     assert rules is not None
     ctx = _context(view, best_trump(view.hand, view))
-    return tuple(bury_order(view.hand, ctx)[: rules.kitty_size])
+    return tuple(bury_order(view.hand, ctx, rules.kitty_size)[: rules.kitty_size])
 
 
 # -- find-friends: calling ----------------------------------------------------------------

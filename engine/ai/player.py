@@ -40,18 +40,22 @@ class Level(enum.Enum):
     HARD = "hard"  # search, larger budget
 
 
-#: Search budgets per level: worlds sampled × plays compared, and a time cap (seconds)
-#: that only bites under load (p95 stays under a second on one core).
+#: Search budgets per level, counted in simulations (play-outs), so that a seed replays
+#: the same decisions on any machine; the time cap (seconds) is a safety net that an
+#: ordinary decision never reaches. Hard races five plays over two rounds of common
+#: worlds (``engine.ai.search``): 12 worlds each, then the better half (at most 3) on
+#: the other 60 play-outs (20 worlds or more each), which alone judge them.
 BUDGETS: dict[Level, Budget] = {
-    Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=0.3),
-    Level.HARD: Budget(worlds=30, candidates=6, time_limit=0.8, extra_worlds=40, inference=3),
+    Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=2.0),
+    Level.HARD: Budget(worlds=8, candidates=5, time_limit=3.0, inference=2, simulations=120,
+                       rounds=2),
 }
 
 #: Burying compares whole-hand play-outs of a few burials (the heuristic's, and ones
 #: making voids), once per hand.
 BURY_BUDGETS: dict[Level, Budget] = {
-    Level.NORMAL: Budget(worlds=8, candidates=3, time_limit=0.3),
-    Level.HARD: Budget(worlds=24, candidates=5, time_limit=0.8),
+    Level.NORMAL: Budget(worlds=8, candidates=3, time_limit=2.0),
+    Level.HARD: Budget(worlds=24, candidates=5, time_limit=3.0),
 }
 
 #: Plays the AI produced that the engine refused (replaced by a legal one). Stays 0.
@@ -61,7 +65,7 @@ refused_plays = 0
 def choose(view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
            budget: Budget | None = None) -> Action | None:
     """The seat's decision now (None: nothing to decide). Deterministic for a given
-    view, level and seed, unless the budget's time limit cuts a search short."""
+    view, level and seed (the budget's time cap is a safety net only)."""
     level = Level(level)
     seat = view.seat
     if seat is None or view.rules is None:

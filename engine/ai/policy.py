@@ -107,9 +107,28 @@ def _still_to_play(state: PlayState, seat: int) -> list[int]:
     return [(seat + k) % n for k in range(1, n - done + 1)]
 
 
-def _dump_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[int, int, int, int]:
+def _dump_key(card: Card, state: PlayState, suit_len: dict[int, int], rich: bool = False
+              ) -> tuple[int, int, int, int, int]:
+    """Discard order: side cards before trumps, blanks before points, low before high.
+    A seat ``rich`` in trumps (``_trump_rich``) gives a blank trump before any points."""
     e = state.ctx.eff[card.index]
-    return (int(e == TRUMP), card.points, state.ctx.strength[card.index], suit_len[e])
+    first = int(card.points > 0) if rich else 0
+    return (first, int(e == TRUMP), card.points, state.ctx.strength[card.index], suit_len[e])
+
+
+def _trump_rich(state: PlayState, seat: int, out: dict[int, Holding]) -> bool:
+    """Does the seat hold every unseen trump's match and more (all the trumps, or more
+    than twice the ones it has not seen)? Then a low trump is cheaper than points."""
+    eff = state.ctx.eff
+    mine = sum(1 for c in state.hands[seat] if eff[c.index] == TRUMP)
+    unseen = sum(out.get(TRUMP, {}).values())
+    return mine > 0 and (unseen == 0 or mine > 2 * unseen)
+
+
+def _void(state: PlayState, other: int, suit: int, out: dict[int, Holding]) -> bool:
+    """Is ``other`` void in ``suit`` as far as the seat behind ``out`` can tell: shown
+    void, or every card of the suit it has not seen is gone (counting)?"""
+    return suit in state.voids[other] or not out.get(suit)
 
 
 def _feed_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[int, int, int]:
@@ -130,20 +149,63 @@ def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit:
         return True
     first = lead.units[0]
     probe = Unit(first.width, first.length, key[2], ())
-    voids = state.voids
     trumps_out = bool(out.get(TRUMP))
     for opp in later:
-        void_led = lead.suit in voids[opp]
+        void_led = _void(state, opp, lead.suit, out)
         if suit == lead.suit:
             if not void_led and not unbeatable_by(probe, out.get(suit, {}), state.ctx):
                 return False
-            if suit != TRUMP and void_led and trumps_out and TRUMP not in voids[opp]:
+            if suit != TRUMP and void_led and trumps_out and not _void(state, opp, TRUMP, out):
                 return False
         else:  # a ruff: beaten only by a higher ruff from someone also void
-            if void_led and TRUMP not in voids[opp] and \
+            if void_led and not _void(state, opp, TRUMP, out) and \
                     not unbeatable_by(probe, out.get(TRUMP, {}), state.ctx):
                 return False
     return True
+
+
+def certain_win(state: PlayState, seat: int, cards: Cards) -> bool:
+    """Does ``cards`` (a follow) win the trick whatever the unseen cards are: it beats
+    the trick, and no opponent still to play can beat it, even one void without having
+    shown it? (A partner overtaking keeps the trick for the side.)"""
+    lead = state.lead
+    assert lead is not None
+    ctx = state.ctx
+    key = play_key(state.prules, lead, cards, ctx)
+    if key is None or not takes_lead(key, state.best_key):
+        return False
+    later = [s for s in _still_to_play(state, seat) if not state.same_side(s, seat)]
+    if not later:
+        return True
+    out = _Outstanding(state, seat)
+    first = lead.units[0]
+    probe = Unit(first.width, first.length, key[2], ())
+    suit = ctx.eff[cards[0].index]
+    for opp in later:
+        trump_void = _void(state, opp, TRUMP, out)
+        if suit == lead.suit:
+            if not _void(state, opp, suit, out) and \
+                    not unbeatable_by(probe, out.get(suit, {}), ctx):
+                return False
+            if suit != TRUMP and not trump_void:  # it may be void and ruff
+                return False
+        elif not trump_void and not unbeatable_by(probe, out.get(TRUMP, {}), ctx):
+            return False
+    return True
+
+
+def ruffable_lead(state: PlayState, seat: int, cards: Cards) -> bool:
+    """Is ``cards`` (a lead) of a side suit an opponent is void in (shown, or by counting)
+    while it may still hold trumps: a lead the opponents can ruff?"""
+    ctx = state.ctx
+    suit = ctx.eff[cards[0].index]
+    if state.lead is not None or suit == TRUMP:
+        return False
+    out = _Outstanding(state, seat)
+    if not out.get(TRUMP):
+        return False
+    return any(_void(state, o, suit, out) and not _void(state, o, TRUMP, out)
+               for o in range(state.players) if not state.same_side(o, seat))
 
 
 # -- leading ------------------------------------------------------------------------------
@@ -160,7 +222,6 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
     opps = _opponents(state, seat)
     partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
                    seat)
-    voids = state.voids
     trumps_out = bool(out.get(TRUMP))
     by_suit: dict[int, list[Card]] = {}
     for card in hand:
@@ -178,9 +239,11 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
         other = out.get(suit, {})
         side = suit != TRUMP
         ruff_risk = side and trumps_out and any(
-            suit in voids[o] and TRUMP not in voids[o] for o in opps)
-        partner_ruffs = side and suit in voids[partner] and TRUMP not in voids[partner] \
-            and not ruff_risk
+            _void(state, o, suit, out) and not _void(state, o, TRUMP, out) for o in opps)
+        partner_ruffs = side and _void(state, partner, suit, out) and \
+            not _void(state, partner, TRUMP, out) and not ruff_risk
+        # a trump lead that is not a sure winner runs into the unseen higher trumps
+        beaten = not side and trumps_out
         units = decompose(cards, ctx, max_width)
         winners = [u for u in units if unbeatable_by(u, other, ctx)]
         for unit in winners:
@@ -188,8 +251,8 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
             score = 60 + 8 * unit.size + sum(c.points for c in ucards) / 2
             if not side:
                 score -= 12 if not few_left else 0
-            if ruff_risk:
-                score -= 55
+            if ruff_risk:  # a "winner" an opponent ruffs: its points change sides
+                score -= 60 + sum(c.points for c in ucards)
             add(score, ucards)
         if may_throw and not ruff_risk and len(winners) >= 2:
             throws = sure_throws(cards, other, ctx, max_width)
@@ -201,9 +264,13 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
             if unit.size >= 2 and unit not in winners:
                 ucards = unit_cards(unit, cards, ctx)
                 pts = sum(c.points for c in ucards)
-                add(28 + 4 * unit.size - 2 * pts - (10 if not side else 0), ucards)
+                add(28 + 4 * unit.size - (4 if ruff_risk or beaten else 2) * pts
+                    - (10 if not side else 0) - (30 if ruff_risk else 0), ucards)
         low = min(cards, key=lambda c: (c.points, strength[c.index]))
-        score = 20 - 2 * low.points - (3 * len(cards) if side else 0)
+        # points led where they are lost: into a void an opponent can ruff, or under
+        # unseen higher trumps
+        score = 20 - (5 if ruff_risk or beaten else 2) * low.points \
+            - (3 * len(cards) if side else 0)
         if side and len(cards) <= 2:
             score += 4
         if not side:
@@ -215,7 +282,8 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
         add(score, (low,))
         top = max(cards, key=lambda c: strength[c.index])
         if top is not low:
-            add(score - 15, (top,))
+            lost = 5 if ruff_risk or beaten else 2
+            add(score - 15 - lost * (top.points - low.points), (top,))
     if first:  # (no two entries tie: ``order`` differs)
         return [max(scored)[2]]
     scored.sort(reverse=True)
@@ -251,9 +319,10 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
     last = len(state.plays) + 1 == state.players  # nobody plays after this seat
     pts = state.trick_points()
     few_left = len(hand) <= 4
+    rich = not partner_winning and _trump_rich(state, seat, out)
 
     def dump(pool: Sequence[Card], k: int) -> list[Card]:
-        return sorted(pool, key=lambda c: _dump_key(c, state, suit_len))[:k]
+        return sorted(pool, key=lambda c: _dump_key(c, state, suit_len, rich))[:k]
 
     def feed(pool: Sequence[Card], k: int) -> list[Card]:
         return sorted(pool, key=lambda c: _feed_key(c, state, suit_len))[:k]
@@ -268,7 +337,10 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
     ranked: list[Cards] = []
     if len(led) <= n:
         ruff = _ruff(state, seat, rest, lead) if not led else None
-        if ruff is not None and not partner_winning and (pts >= 5 or few_left or n >= 2):
+        if ruff is not None and not partner_winning and (
+                pts >= 5 or few_left or n >= 2 or rich or
+                (_cheap(state, ruff) and suit_len[TRUMP] >= 3 and
+                 certain_win(state, seat, ruff))):
             ranked.append(ruff)
             if first:
                 return ranked
@@ -332,6 +404,13 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
     if not ranked:
         ranked = legal_follows(shim, lead, hand, ctx)[:4]  # type: ignore[arg-type]
     return ranked
+
+
+def _cheap(state: PlayState, cards: Cards) -> bool:
+    """Low trumps without points (the lower half of the trump order)."""
+    ctx = state.ctx
+    half = len(ctx.tiers[TRUMP]) // 2
+    return all(c.points == 0 and ctx.strength[c.index] < half for c in cards)
 
 
 def _structured(state: PlayState, led: list[Card], lead: Lead, pick) -> Cards | None:  # type: ignore[no-untyped-def]

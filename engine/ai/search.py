@@ -7,8 +7,26 @@ for the searching seat's team (``utility``). The same worlds serve every candida
 few cards left, the play-out is replaced by an exact search of the world (every seat
 choosing among its plays, each side maximising its own utility).
 
-A time limit only stops sampling early under load; without it (or below it) the
-decision is a function of the view and the seed alone.
+The budget is counted in simulations (worlds × plays compared), so a decision is a
+function of the view and the seed alone, on any machine; the time limit is only a safety
+net against a pathological position on an overloaded machine.
+
+Deciding on noisy estimates, by racing on common worlds: every candidate is played on
+the same worlds; after each round the plays clearly worse than the leader (by ``drop_z``
+standard errors of the paired difference and more than ``min_gain``) are dropped, and if
+more than half remain, the lower means go too; but a challenger clearly better than the
+heuristic's play (``keep_z``) is never dropped, nor the heuristic's play unless it is
+clearly worse. Each round spends an equal share of what is left of the budget on the
+survivors, so the close contenders get the most worlds. At the end the best mean on the
+last round's worlds (the earlier ones selected the survivors, so they flatter them)
+wins, with a preference for the heuristic's first choice of ``prefer`` standard errors,
+which shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-
+certain outcomes differ by a margin term of a point or two, which the test would call
+significant). A play that certainly wins a trick holding points is never given up for
+one that does not (``certain_points``): a sampled estimate cannot see points the seat is
+sure of better than the seat itself; nor is the heuristic's play given up for a lead the
+opponents are known to be able to ruff (``ruffable_lead``: the play-outs misjudge
+those).
 """
 
 from __future__ import annotations
@@ -19,10 +37,10 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.ai.bidding import bury_order
+from engine.ai.bidding import buried_points_allowed, bury_order
 from engine.ai.inference import likely_worlds
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import _RulesOnly, candidates, choose_play
+from engine.ai.policy import _RulesOnly, candidates, certain_win, choose_play, ruffable_lead
 from engine.ai.table import Cards, PlayState, attackers_win, distinct, take_over_threshold
 from engine.cards import Card
 from engine.legal import legal_follows
@@ -31,15 +49,28 @@ from engine.order import TRUMP, TrumpContext
 
 @dataclass(frozen=True)
 class Budget:
-    worlds: int  # sampled worlds per decision
+    worlds: int  # sampled worlds per candidate in the first round (at least)
     candidates: int  # plays compared
-    time_limit: float | None  # seconds; None: no clock at all (fully deterministic)
+    time_limit: float | None  # seconds: a safety net only; None: no clock at all
     endgame: int = 2  # exact search when the seat holds at most this many cards
-    confidence: float = 1.0  # leave the heuristic's play only when another is this many
-    #                          standard errors better on the sampled worlds
-    extra_worlds: int = 0  # more worlds for the heuristic's play and close challengers
     inference: int = 0  # when > 0: sample this many times the worlds and keep those that
     #                     best explain the other seats' plays (``engine.ai.inference``)
+    simulations: int = 0  # play-outs per decision (0: ``worlds`` × ``candidates``)
+    rounds: int = 1  # racing rounds: the survivors of each share the rest of the budget
+    drop_z: float = 2.0  # a play this many standard errors below the leader is dropped
+    keep_z: float = 2.0  # a challenger this many above the heuristic's play is kept
+    prefer: float = 1.0  # the heuristic's play wins unless beaten by this many errors
+    min_gain: float = 0.01  # and by at least this much utility (a point or two)
+
+    def total(self, plays: int) -> int:
+        """Play-outs for a decision among ``plays``."""
+        return max(self.simulations, self.worlds * min(plays, self.candidates))
+
+    def round_worlds(self, spent: int, round_: int, alive: int, plays: int) -> int:
+        """Worlds for round ``round_`` (from 0) with ``alive`` plays left."""
+        share = (self.total(plays) - spent) // (self.rounds - round_)
+        first = self.worlds if round_ == 0 else 1
+        return max(first, share // max(1, alive))
 
 
 def utility(state: PlayState, seat: int, threshold: int) -> float:
@@ -97,10 +128,12 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
     seat = knowledge.seat
     start = time.perf_counter()
     # the candidates read only the seat's own hand and public facts: any world will do
-    options = candidates(knowledge.world(rng), seat, limit=budget.candidates)
+    here = knowledge.world(rng)
+    options = candidates(here, seat, limit=budget.candidates)
+    options = certain_points(here, seat, options)
+    options = options[:1] + [o for o in options[1:] if not ruffable_lead(here, seat, o)]
     if len(options) == 1:
         return options[0]
-    worlds = _worlds(knowledge, rng, budget, budget.worlds, start)
     threshold = take_over_threshold(knowledge.rules, knowledge.view.bid)
     exact = len(knowledge.view.hand) <= budget.endgame
     values: list[list[float]] = [[] for _ in options]
@@ -124,18 +157,88 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                     playout(child)
                     values[i].append(utility(child, seat, threshold))
 
-    evaluate(worlds, list(range(len(options))))
-    if budget.extra_worlds and not over():
-        # a challenger that looks better but not surely so: sample more worlds for it
-        close = [i for i in range(1, len(options))
-                 if 0.3 <= _z(values[i], values[0]) < budget.confidence]
-        if close:
-            contenders = [0] + close
-            for i in range(len(options)):
-                if i not in contenders:
-                    values[i] = []
-            evaluate(_worlds(knowledge, rng, budget, budget.extra_worlds, start), contenders)
-    return options[_pick(values, budget.confidence)]
+    alive = list(range(len(options)))
+    spent = 0
+    fresh = 0  # the worlds of the round since the last selection
+    rounds = 1 if exact else budget.rounds  # (exact values: one round says it all)
+    for round_ in range(rounds):
+        count = budget.round_worlds(spent, round_, len(alive), len(options))
+        evaluate(_worlds(knowledge, rng, budget, count, start), alive)
+        spent += count * len(alive)
+        if round_ + 1 == rounds or over():
+            break
+        alive = survivors(values, alive, budget)
+        fresh = len(values[alive[0]])
+        if len(alive) == 1:
+            break
+    # the survivors were chosen for their means on the earlier worlds, which flatter
+    # them (the winner's curse): the last round's worlds alone judge them fairly
+    return options[pick([v[fresh:] for v in values], alive, budget)]
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else -math.inf
+
+
+def survivors(values: list[list[float]], alive: list[int], budget: Budget) -> list[int]:
+    """The plays of ``alive`` worth more worlds (see the module's docstring): not clearly
+    worse than the leader, at most half of them (the better means), but always a
+    challenger clearly better than the heuristic's play (index 0), and that play unless
+    it is clearly worse."""
+    leader = max(alive, key=lambda i: (_mean(values[i]), -i))
+    worse = {i for i in alive if i != leader and
+             _clearly_better(values[leader], values[i], budget.drop_z, budget.min_gain)}
+    kept = [i for i in alive if i not in worse]
+    clear = {i for i in kept if i and
+             _clearly_better(values[i], values[0], budget.keep_z, budget.min_gain)}
+    protected = clear | ({0} & set(kept)) | {leader}
+    room = max(len(protected), (len(alive) + 1) // 2)
+    others = sorted((i for i in kept if i not in protected),
+                    key=lambda i: (-_mean(values[i]), i))
+    return sorted(protected | set(others[: room - len(protected)]))
+
+
+def _clearly_better(values: list[float], base: list[float], z: float, gain: float) -> bool:
+    """``values`` beats ``base`` on their common worlds by ``z`` standard errors of the
+    paired difference and by more than ``gain`` on average."""
+    n = min(len(values), len(base))
+    mean = sum(a - b for a, b in zip(values, base)) / n if n else 0.0
+    return mean > gain and _z(values, base) > z
+
+
+def pick(values: list[list[float]], alive: list[int], budget: Budget) -> int:
+    """The play of ``alive`` with the best mean, unless it beats the heuristic's play
+    (index 0, when alive) by less than ``budget.prefer`` standard errors of the paired
+    difference (a preference that shrinks as the worlds grow) or than ``budget.min_gain``
+    on average (a gain too small to matter)."""
+    ranked = sorted(alive, key=lambda i: (-_mean(values[i]), i))
+    if 0 not in alive:
+        return ranked[0]
+    for i in ranked:
+        if i == 0 or _clearly_better(values[i], values[0], budget.prefer, budget.min_gain):
+            return i
+    return 0
+
+
+def certain_points(state: PlayState, seat: int, options: list[Cards]) -> list[Cards]:
+    """``options`` without the plays that give up a trick the first play is sure to win
+    with points in it (or a sure ruff): never trade certain points for an estimate."""
+    if state.lead is None or len(options) < 2:
+        return options
+    first = options[0]
+    if not certain_win(state, seat, first):
+        return options
+    points = state.trick_points() + sum(c.points for c in first)
+    if points < 5 and not _is_ruff(state, first):
+        return options
+    return [first] + [o for o in options[1:] if certain_win(state, seat, o)]
+
+
+def _is_ruff(state: PlayState, cards: Cards) -> bool:
+    lead = state.lead
+    assert lead is not None
+    eff = state.ctx.eff
+    return lead.suit != TRUMP and all(eff[c.index] == TRUMP for c in cards)
 
 
 def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int,
@@ -158,23 +261,8 @@ def _z(values: list[float], base: list[float]) -> float:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     if var == 0:
-        return math.inf if mean > 0 else 0.0
+        return math.copysign(math.inf, mean) if mean else 0.0
     return mean / math.sqrt(var / n)
-
-
-def _pick(values: list[list[float]], confidence: float) -> int:
-    """The heuristic's choice (index 0) unless another play beats it on the same worlds
-    by more than ``confidence`` standard errors of the paired difference."""
-    best, best_mean = 0, 0.0
-    base = values[0]
-    for i in range(1, len(values)):
-        n = min(len(values[i]), len(base))
-        if n < 2:
-            continue
-        mean = sum(a - b for a, b in zip(values[i], base)) / n
-        if mean > best_mean and _z(values[i], base) > confidence:
-            best, best_mean = i, mean
-    return best
 
 
 def rank_plays(knowledge: Knowledge, rng: random.Random, budget: Budget
@@ -201,8 +289,11 @@ def rank_plays(knowledge: Knowledge, rng: random.Random, budget: Budget
 def bury_candidates(hand: Sequence[Card], ctx: TrumpContext, size: int, limit: int
                     ) -> list[Cards]:
     """Burials worth comparing, the heuristic's first: then burials that void one or two
-    short side suits (a void lets the taker's side ruff), topped up the heuristic's way."""
-    order = bury_order(hand, ctx)
+    short side suits (a void lets the taker's side ruff), topped up the heuristic's way,
+    as long as they bury no more points than the hand's trump control allows
+    (``buried_points_allowed``)."""
+    order = bury_order(hand, ctx, size)
+    allowed = buried_points_allowed(hand, ctx, size)
     eff = ctx.eff
     by_suit: dict[int, list[Card]] = {}
     for card in hand:
@@ -217,9 +308,15 @@ def bury_candidates(hand: Sequence[Card], ctx: TrumpContext, size: int, limit: i
             voided = [c for s in group for c in by_suit[s]]
             if len(voided) <= size:
                 rest = [c for c in order if eff[c.index] not in group]
-                yield tuple(voided + rest[: size - len(voided)])
+                burial = voided + rest[: size - len(voided)]
+                if sum(c.points for c in burial) <= max(allowed, _points(order[:size])):
+                    yield tuple(burial)
 
     return distinct(burials(), limit)
+
+
+def _points(cards: Sequence[Card]) -> int:
+    return sum(c.points for c in cards)
 
 
 def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Cards:
@@ -251,4 +348,4 @@ def search_bury(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
                               voids=[set() for _ in hands], bid=view.bid)
             playout(state)
             values[i].append(utility(state, seat, threshold))
-    return options[_pick(values, budget.confidence)]
+    return options[pick(values, list(range(len(options))), budget)]

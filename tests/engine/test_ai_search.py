@@ -1,0 +1,103 @@
+"""The search's decision rule (engine.ai.search): racing on common worlds. The clearly
+worse plays are dropped, the close ones get more worlds, a clear winner is never dropped,
+and the heuristic's first choice has a preference that shrinks as the worlds grow. Voids
+found by counting reach what the seat knows; budgets are counted in simulations."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from engine.ai.knowledge import Knowledge
+from engine.ai.player import BUDGETS, Level
+from engine.ai.search import Budget, pick, search_play, survivors
+from engine.order import TRUMP
+from engine.views import seat_view
+from tests.engine.test_ai_blunders import POSITIONS, position
+
+RULE = Budget(worlds=8, candidates=6, time_limit=None, simulations=144, rounds=3)
+
+
+def _values(gains: list[float], n: int = 40, seed: int = 3) -> list[list[float]]:
+    """Paired values on ``n`` worlds: the first play, and challengers better by ``gains``
+    on average, with noise."""
+    rng = random.Random(seed)
+    base = [rng.gauss(1.0, 0.2) for _ in range(n)]
+    return [base] + [[b + g + rng.gauss(0, 0.1) for b in base] for g in gains]
+
+
+def test_the_clearly_worse_go_and_at_most_half_survive_a_round() -> None:
+    values = _values([-0.3, -0.01, 0.01, -0.5, 0.0], n=8)
+    alive = survivors(values, list(range(6)), RULE)
+    assert 1 not in alive and 4 not in alive  # clearly worse than the leader
+    assert len(alive) == 3 and 0 in alive and 3 in alive  # the heuristic, the leader
+
+
+def test_a_clear_winner_is_never_dropped_and_a_clearly_worse_heuristic_goes() -> None:
+    # every challenger clearly better than the heuristic and none clearly worse than
+    # another: all kept, beyond half
+    base = [1.0, 0.6, 1.2, 0.9, 1.1, 0.8, 1.0, 0.7]
+    values = [base] + [[b + 0.5 + (0.2 if (n + i) % 2 else -0.2) for n, b in enumerate(base)]
+                       for i in range(5)]
+    alive = survivors(values, list(range(6)), RULE)
+    assert alive == [1, 2, 3, 4, 5]
+
+
+def test_the_preference_for_the_heuristic_shrinks_with_the_worlds() -> None:
+    # the same small gain with the same spread of differences: under the preference on
+    # few worlds, past it on many
+    diffs = [0.04 + (0.3 if n % 2 else -0.3) for n in range(400)]
+    few = [[0.0] * 8, diffs[:8]]
+    many = [[0.0] * 400, diffs]
+    assert pick(few, [0, 1], RULE) == 0
+    assert pick(many, [0, 1], RULE) == 1
+
+
+def test_the_best_mean_wins_among_those_past_the_preference() -> None:
+    values = _values([0.0, 0.08, 0.2, 0.0])
+    assert pick(values, list(range(5)), RULE) == 3
+    values = _values([0.0, 0.0, -0.2])
+    assert pick(values, list(range(4)), RULE) == 0
+    assert pick(values, [1, 3], RULE) == 1  # the heuristic's play dropped: the best mean
+
+
+def test_a_race_spends_its_budget_on_the_survivors() -> None:
+    spent, alive = 0, 6
+    counts = []
+    for round_ in range(RULE.rounds):
+        count = RULE.round_worlds(spent, round_, alive, 6)
+        counts.append(count)
+        spent += count * alive
+        alive = (alive + 1) // 2
+    assert counts == [8, 16, 24] and spent == RULE.simulations
+    assert Budget(worlds=3, candidates=3, time_limit=None).total(2) == 6
+
+
+def test_counting_finds_voids_nobody_showed() -> None:
+    data = next(p for p in POSITIONS if p["name"] == "no_king_led_into_a_counted_void")
+    game = position(data)
+    view = seat_view(game, game.phase.turn)  # type: ignore[union-attr]
+    knowledge = Knowledge.from_view(view)
+    spades = knowledge.ctx.eff[view.hand[0].index]
+    assert spades != TRUMP
+    shown = [set() for _ in range(4)]
+    for trick, _, _ in view.tricks:  # nobody failed to follow a spade lead
+        for seat, cards in trick:
+            if len(cards) != len(trick[0][1]):
+                shown[seat].add(-1)
+    assert all(not s for s in shown)
+    assert [spades in knowledge.voids[s] for s in range(4)] == [False, True, True, True]
+    # every sampled world respects it
+    for seed in range(5):
+        hands, _ = knowledge.sample(random.Random(seed))
+        assert all(knowledge.ctx.eff[c.index] != spades for s in (1, 2, 3) for c in hands[s])
+
+
+def test_same_seed_same_decision_without_a_clock() -> None:
+    data = next(p for p in POSITIONS if p["name"] == "no_club_points_into_a_shown_void")
+    game = position(data)
+    view = seat_view(game, game.phase.turn)  # type: ignore[union-attr]
+    budget = dataclasses.replace(BUDGETS[Level.HARD], time_limit=None)
+    first = [search_play(Knowledge.from_view(view), random.Random(s), budget) for s in (4, 5)]
+    again = [search_play(Knowledge.from_view(view), random.Random(s), budget) for s in (4, 5)]
+    assert first == again
