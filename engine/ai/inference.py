@@ -79,8 +79,8 @@ class _Replay:
     alone, so one replay serves every world; ``board.hands`` and ``board.kitty`` are
     set to a world's before the heuristic is asked about it."""
 
-    def __init__(self, knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card]
-                 ) -> None:
+    def __init__(self, knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
+                 recent: int | None = None) -> None:
         view = knowledge.view
         assert view.dealer is not None and view.kitty_taker is not None
         self.knowledge = knowledge
@@ -104,13 +104,17 @@ class _Replay:
                                                     ctx),
                           voids=[set() for _ in range(view.players)],
                           calls=knowledge.calls(at_start=True), bid=view.bid)
-        for plays in self.history:
+        # (``recent``: the tricks before the last ``recent`` are replayed, not read)
+        read_from = 0 if recent is None else len(self.history) - recent
+        for t, plays in enumerate(self.history):
             for i, (who, cards) in enumerate(plays):
                 if board.turn != who:  # the replay lost the thread (cannot happen in a
                     return  # consistent world); what came before still counts
-                lead = prules.lead(cards, ctx) if i == 0 else None
+                read = t >= read_from
+                lead = prules.lead(cards, ctx) if i == 0 and read else None
                 self.steps.append(_Step(
-                    who, tuple(cards), board.copy() if who != knowledge.seat else None,
+                    who, tuple(cards),
+                    board.copy() if who != knowledge.seat and read else None,
                     _signature(cards, ctx), lead if lead is not None and lead.is_throw else None))
                 board.play(cards, check_throw=False)
 
@@ -210,12 +214,12 @@ def _forced(lead: Lead | None, hand: list[Card], eff: Sequence[int]) -> bool:
 
 
 def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
-                  cutoff: float = math.inf) -> float:
-    """How many past plays of the other seats the heuristic would not have made in the
-    world (``hands`` now and ``kitty``), plus ``UNLIKELY_BURIAL`` per kitty card the
-    taker would not have buried (when this seat did not bury it); stops counting once
-    it reaches ``cutoff``."""
-    replay = _Replay(knowledge, hands, kitty)
+                  cutoff: float = math.inf, recent: int | None = None) -> float:
+    """How many past plays of the other seats (in the last ``recent`` tricks; None: all)
+    the heuristic would not have made in the world (``hands`` now and ``kitty``), plus
+    ``UNLIKELY_BURIAL`` per kitty card the taker would not have buried (when this seat
+    did not bury it); stops counting once it reaches ``cutoff``."""
+    replay = _Replay(knowledge, hands, kitty, recent)
     world = _World(replay, hands, kitty)
     scorer = _Scorer(replay)
     while not world.finished and world.score < cutoff:
@@ -224,12 +228,15 @@ def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Car
 
 
 def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: int,
-                  deadline: float | None = None) -> list[PlayState]:
+                  deadline: float | None = None, recent: int | None = None
+                  ) -> list[PlayState]:
     """``count`` worlds: the ones of ``pool`` uniform samples whose replay disagrees least
     with what the other seats played (ties: sampling order, so without history this is
     plain uniform sampling). ``deadline`` (``time.perf_counter`` value) stops sampling
     early, never below ``count`` worlds, and then scoring: the worlds finished come first,
-    then the others by what they had counted."""
+    then the others by what they had counted. ``recent``: only the plays of the last
+    ``recent`` tricks (the one under way counts) are read, the burial always (None: the
+    whole hand)."""
     has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
         not knowledge.kitty_known
     total = max(pool, count) if has_history else count
@@ -240,7 +247,7 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
         samples.append(knowledge.sample(rng))
     if not has_history:
         return [knowledge.world_from(hands, kitty) for hands, kitty in samples]
-    replay = _Replay(knowledge, *samples[0])
+    replay = _Replay(knowledge, *samples[0], recent=recent)
     scorer = _Scorer(replay)
     worlds = [_World(replay, hands, kitty) for hands, kitty in samples]
     # best first: the world with the fewest disagreements so far (ties: sampling order)

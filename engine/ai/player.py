@@ -44,7 +44,8 @@ class Level(enum.Enum):
 #: that only bites under load (p95 stays under a second on one core).
 BUDGETS: dict[Level, Budget] = {
     Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=0.3),
-    Level.HARD: Budget(worlds=30, candidates=6, time_limit=0.8, extra_worlds=40, inference=3),
+    Level.HARD: Budget(worlds=30, candidates=6, time_limit=0.8, extra_worlds=40, inference=3,
+                       inference_tricks=3),
 }
 
 #: Burying compares whole-hand play-outs of a few burials (the heuristic's, and ones

@@ -40,6 +40,8 @@ class Budget:
     extra_worlds: int = 0  # more worlds for the heuristic's play and close challengers
     inference: int = 0  # when > 0: sample this many times the worlds and keep those that
     #                     best explain the other seats' plays (``engine.ai.inference``)
+    inference_tricks: int | None = None  # inference reads the plays of the last this many
+    #                                      tricks only (None: the whole hand so far)
 
 
 def utility(state: PlayState, seat: int, threshold: int) -> float:
@@ -146,7 +148,8 @@ def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int
     if not budget.inference:
         return [knowledge.world(rng) for _ in range(count)]
     deadline = None if budget.time_limit is None else start + budget.time_limit / 3
-    return likely_worlds(knowledge, rng, count, count * budget.inference, deadline)
+    return likely_worlds(knowledge, rng, count, count * budget.inference, deadline,
+                         recent=budget.inference_tricks)
 
 
 def _z(values: list[float], base: list[float]) -> float:

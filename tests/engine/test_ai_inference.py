@@ -167,3 +167,25 @@ def test_fast_inference_keeps_the_worlds_the_straightforward_one_keeps(
         fast = likely_worlds(knowledge, random.Random(seed + count), count, pool)
         slow = likely_worlds_oracle(knowledge, random.Random(seed + count), count, pool)
         assert [(w.hands, w.kitty) for w in fast] == [(w.hands, w.kitty) for w in slow]
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("classic", 1), ("find-friends", 0)])
+def test_inference_on_the_last_tricks_reads_those_plays_only(preset: str, seed: int) -> None:
+    game = _position(preset, seed, 9, 2)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    knowledge = Knowledge.from_view(seat_view(game, phase.turn))
+    tricks = len(phase.tricks) + 1  # the one under way counts
+    rng = random.Random(seed)
+    fewer = 0
+    for _ in range(8):
+        hands, kitty = knowledge.sample(rng)
+        whole = disagreements(knowledge, hands, kitty)
+        assert disagreements(knowledge, hands, kitty, recent=tricks) == whole
+        last = [disagreements(knowledge, hands, kitty, recent=k) for k in (1, 3, 6)]
+        assert last == sorted(last) and last[-1] <= whole  # counts only grow with k
+        fewer += last[0] < whole
+    assert fewer  # some past play, read in full, disagreed before the last trick
+    assert [w.hands for w in likely_worlds(knowledge, random.Random(seed), 5, 15,
+                                           recent=tricks)] == \
+        [w.hands for w in likely_worlds(knowledge, random.Random(seed), 5, 15)]
