@@ -15,22 +15,33 @@ that seat's cards in this world should be the kitty of this world.
 
 This is only as good as the assumption that others play roughly like the heuristic;
 with no history (the first trick) every world scores 0 and sampling is uniform.
+
+Cost: everything a replay knows but the hidden hands (the trick, the cards left, the
+voids shown, the points) is the same in every world, so the hand is replayed once
+(``_Replay``) and each world only carries its hands through it; the heuristic is asked
+once per distinct hand at a moment (late in a hand the worlds repeat each other); and
+the worlds are scored best first (the one with the fewest disagreements so far goes
+on), so that a world is given up as soon as ``count`` finished worlds explain the table
+better, never scored further than the choice needs.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.ai.bidding import bury_order
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_play
-from engine.ai.table import PlayState
+from engine.ai.table import Cards, PlayState
 from engine.cards import Card
 from engine.order import TrumpContext
+from engine.plays import Lead
 from engine.rules import DeclarationStyle
 from engine.shapes import holding_of
 
@@ -40,108 +51,225 @@ IMPOSSIBLE_THROW = 4
 #: play: players differ more in what they bury than in how they follow).
 UNLIKELY_BURIAL = 0.5
 
+Signature = tuple[tuple[int, int, int], ...]
 
-def _signature(cards: Sequence[Card], ctx: TrumpContext) -> tuple[tuple[int, int, int], ...]:
+
+def _signature(cards: Sequence[Card], ctx: TrumpContext) -> Signature:
     """A play as the rules see it: cards equal in suit, strength and points are
     interchangeable (two decks; the level card of the other suits)."""
     eff, strength = ctx.eff, ctx.strength
     return tuple(sorted((eff[c.index], strength[c.index], c.points) for c in cards))
 
 
-def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
-                  cutoff: float = math.inf) -> float:
-    """How many past plays of the other seats the heuristic would not have made in the
-    world (``hands`` now and ``kitty``), plus ``UNLIKELY_BURIAL`` per kitty card the
-    taker would not have buried (when this seat did not bury it); stops counting once
-    it reaches ``cutoff``."""
-    view = knowledge.view
-    seat = knowledge.seat
-    history = [list(t[0]) for t in view.tricks]
-    if view.trick:
-        history.append(list(view.trick))
-    players = view.players
-    start: list[list[Card]] = [list(h) for h in hands]
-    for plays in history:
-        for who, cards in plays:
-            start[who].extend(cards)
-    for hand in start:  # the order ``Knowledge.sample`` gives (ties go by position)
-        hand.sort(key=lambda c: c.index)
-    ctx = knowledge.ctx
-    prules = knowledge.prules
-    assert view.dealer is not None and view.kitty_taker is not None
-    count = 0.0
-    if not knowledge.kitty_known and \
-            knowledge.rules.declaration is not DeclarationStyle.JOKER_AND_PAIR:
-        # (changzhu: a partner buries and the declarer swaps, by other reasoning)
-        taker = view.kitty_taker
-        expected = Counter(bury_order(start[taker] + list(kitty), ctx, len(kitty))[: len(kitty)])
-        count += UNLIKELY_BURIAL * sum((Counter(kitty) - expected).values())
-    if not history or count >= cutoff:
-        return count
-    remaining = PlayState.tally(list(kitty) + [c for h in start for c in h], ctx)
-    state = PlayState(knowledge.rules, prules, ctx, view.dealer, view.kitty_taker, start,
-                      list(kitty), history[0][0][0], remaining=remaining,
-                      voids=[set() for _ in range(players)],
-                      calls=knowledge.calls(at_start=True), bid=view.bid)
-    for plays in history:
-        for i, (who, cards) in enumerate(plays):
-            if state.turn != who:  # the replay lost the thread (cannot happen in a
-                return count  # consistent world); keep what was counted
-            if who != seat and not _forced(state, who):
-                guess = choose_play(state, who)
-                if _signature(guess, ctx) != _signature(cards, ctx):
-                    count += 1
-            if i == 0:
-                lead = prules.lead(cards, ctx)
-                if lead.is_throw:
-                    others = [holding_of([c for c in state.hands[s]
-                                          if ctx.eff[c.index] == lead.suit], ctx)
-                              for s in range(players) if s != who]
-                    if prules.throw_forced(lead, others, ctx) is not None:
-                        count += IMPOSSIBLE_THROW
-            if count >= cutoff:  # already out of the kept worlds
-                return count
-            state.play(cards, check_throw=False)
-    return count
+@dataclass
+class _Step:
+    """One past play, as every world replays it."""
+
+    who: int
+    cards: Cards
+    board: PlayState | None  # the table just before it (any world's hands), when the
+    #                          heuristic's guess is compared (another seat's play)
+    signature: Signature
+    throw: Lead | None  # the lead, when it is a throw (checked in each world)
 
 
-def _forced(state: PlayState, seat: int) -> bool:
-    """Did the rules leave ``seat`` no choice (all its cards of the led suit, exactly as
-    many as were led, or its whole hand)? Such a play says nothing; skip the guess."""
-    lead = state.lead
+class _Replay:
+    """The hand so far, replayed once: the table before each past play. The replay's
+    public side (the trick, the cards left, voids, points, sides) follows from the plays
+    alone, so one replay serves every world; ``board.hands`` and ``board.kitty`` are
+    set to a world's before the heuristic is asked about it."""
+
+    def __init__(self, knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
+                 recent: int | None = None) -> None:
+        view = knowledge.view
+        assert view.dealer is not None and view.kitty_taker is not None
+        self.knowledge = knowledge
+        self.taker = view.kitty_taker
+        self.history = [list(t[0]) for t in view.tricks]
+        if view.trick:
+            self.history.append(list(view.trick))
+        # the burial is compared unless this seat buried it (changzhu: a partner buries
+        # and the declarer swaps, by other reasoning)
+        self.reads_burial = not knowledge.kitty_known and \
+            knowledge.rules.declaration is not DeclarationStyle.JOKER_AND_PAIR
+        self.steps: list[_Step] = []
+        if not self.history:
+            return
+        ctx = knowledge.ctx
+        prules = knowledge.prules
+        start = self.start_hands(hands)
+        board = PlayState(knowledge.rules, prules, ctx, view.dealer, self.taker, start,
+                          list(kitty), self.history[0][0][0],
+                          remaining=PlayState.tally(list(kitty) + [c for h in start for c in h],
+                                                    ctx),
+                          voids=[set() for _ in range(view.players)],
+                          calls=knowledge.calls(at_start=True), bid=view.bid)
+        # (``recent``: the tricks before the last ``recent`` are replayed, not read)
+        read_from = 0 if recent is None else len(self.history) - recent
+        for t, plays in enumerate(self.history):
+            for i, (who, cards) in enumerate(plays):
+                if board.turn != who:  # the replay lost the thread (cannot happen in a
+                    return  # consistent world); what came before still counts
+                read = t >= read_from
+                lead = prules.lead(cards, ctx) if i == 0 and read else None
+                self.steps.append(_Step(
+                    who, tuple(cards),
+                    board.copy() if who != knowledge.seat and read else None,
+                    _signature(cards, ctx), lead if lead is not None and lead.is_throw else None))
+                board.play(cards, check_throw=False)
+
+    def start_hands(self, hands: list[list[Card]]) -> list[list[Card]]:
+        """A world's hands at the first lead: its ``hands`` now and what each seat played,
+        in the order ``Knowledge.sample`` gives (the policy breaks ties by position)."""
+        start: list[list[Card]] = [list(h) for h in hands]
+        for plays in self.history:
+            for who, cards in plays:
+                start[who].extend(cards)
+        for hand in start:
+            hand.sort(key=_by_index)
+        return start
+
+
+class _World:
+    """A sampled world on its way through the replay: its hands as they are now in the
+    replay, the disagreements counted so far and the next step."""
+
+    __slots__ = ("hands", "kitty", "kitty_key", "score", "step")
+
+    def __init__(self, replay: _Replay, hands: list[list[Card]], kitty: list[Card]) -> None:
+        self.hands = replay.start_hands(hands)
+        self.kitty = list(kitty)
+        self.kitty_key = tuple(sorted(c.index for c in kitty))
+        self.step = 0 if replay.steps else -1  # -1: finished
+        self.score = 0.0
+        if replay.reads_burial:
+            ctx = replay.knowledge.ctx
+            expected = Counter(bury_order(self.hands[replay.taker] + self.kitty, ctx, len(kitty))
+                               [: len(kitty)])
+            self.score = UNLIKELY_BURIAL * sum((Counter(kitty) - expected).values())
+
+    @property
+    def finished(self) -> bool:
+        return self.step == -1
+
+
+class _Scorer:
+    """Advances worlds through a replay, asking the heuristic once per distinct hand at
+    each step (the guess reads only the mover's hand, the kitty when the mover took it,
+    and the world-independent table)."""
+
+    def __init__(self, replay: _Replay) -> None:
+        self.replay = replay
+        self.agrees: dict[tuple[int, tuple[int, ...], tuple[int, ...] | None], bool] = {}
+
+    def advance(self, world: _World, cutoff: float = math.inf) -> None:
+        """Replay ``world`` until its count goes up (or reaches ``cutoff``) or it is
+        finished (``world.step`` -1)."""
+        replay = self.replay
+        steps = replay.steps
+        knowledge = replay.knowledge
+        ctx = knowledge.ctx
+        eff = ctx.eff
+        prules = knowledge.prules
+        hands = world.hands
+        start = world.score
+        j = world.step
+        while j < len(steps) and world.score == start and world.score < cutoff:
+            step = steps[j]
+            who = step.who
+            hand = hands[who]
+            board = step.board
+            if board is not None and not _forced(board.lead, hand, eff):
+                key = (j, tuple(c.index for c in hand),
+                       world.kitty_key if who == replay.taker else None)
+                agrees = self.agrees.get(key)
+                if agrees is None:
+                    board.hands, board.kitty = hands, world.kitty
+                    guess = choose_play(board, who)
+                    agrees = self.agrees[key] = _signature(guess, ctx) == step.signature
+                if not agrees:
+                    world.score += 1
+            throw = step.throw
+            if throw is not None:
+                others = [holding_of([c for c in hands[s] if eff[c.index] == throw.suit], ctx)
+                          for s in range(len(hands)) if s != who]
+                if prules.throw_forced(throw, others, ctx) is not None:
+                    world.score += IMPOSSIBLE_THROW
+            for card in step.cards:
+                hand.remove(card)
+            j += 1
+        world.step = -1 if j == len(steps) else j
+
+
+def _forced(lead: Lead | None, hand: list[Card], eff: Sequence[int]) -> bool:
+    """Did the rules leave the seat holding ``hand`` no choice (all its cards of the led
+    suit, exactly as many as were led, or its whole hand)? Such a play says nothing;
+    skip the guess."""
     if lead is None:
-        return len(state.hands[seat]) == 1
-    hand = state.hands[seat]
+        return len(hand) == 1
     if len(hand) == lead.size:
         return True
-    eff = state.ctx.eff
-    return sum(1 for c in hand if eff[c.index] == lead.suit) == lead.size
+    suit = lead.suit
+    return sum(1 for c in hand if eff[c.index] == suit) == lead.size
+
+
+def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
+                  cutoff: float = math.inf, recent: int | None = None) -> float:
+    """How many past plays of the other seats (in the last ``recent`` tricks; None: all)
+    the heuristic would not have made in the world (``hands`` now and ``kitty``), plus
+    ``UNLIKELY_BURIAL`` per kitty card the taker would not have buried (when this seat
+    did not bury it); stops counting once it reaches ``cutoff``."""
+    replay = _Replay(knowledge, hands, kitty, recent)
+    world = _World(replay, hands, kitty)
+    scorer = _Scorer(replay)
+    while not world.finished and world.score < cutoff:
+        scorer.advance(world, cutoff)
+    return world.score
 
 
 def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: int,
-                  deadline: float | None = None) -> list[PlayState]:
+                  deadline: float | None = None, recent: int | None = None
+                  ) -> list[PlayState]:
     """``count`` worlds: the ones of ``pool`` uniform samples whose replay disagrees least
     with what the other seats played (ties: sampling order, so without history this is
     plain uniform sampling). ``deadline`` (``time.perf_counter`` value) stops sampling
-    early, never below ``count`` worlds (the ones sampled past it unscored)."""
-    scored: list[tuple[float, int, list[list[Card]], list[Card]]] = []
+    early, never below ``count`` worlds, and then scoring: the worlds finished come first,
+    then the others by what they had counted. ``recent``: only the plays of the last
+    ``recent`` tricks (the one under way counts) are read, the burial always (None: the
+    whole hand)."""
     has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
         not knowledge.kitty_known
     total = max(pool, count) if has_history else count
+    samples: list[tuple[list[list[Card]], list[Card]]] = []
     for n in range(total):
         if n >= count and deadline is not None and time.perf_counter() > deadline:
             break
-        hands, kitty = knowledge.sample(rng)
-        late = deadline is not None and time.perf_counter() > deadline
-        if has_history and late:
-            score = math.inf  # past the deadline the rest are kept unscored, last
-        elif has_history:
-            cutoff = math.inf
-            if len(scored) >= count:
-                cutoff = sorted(s[0] for s in scored)[count - 1]
-            score = disagreements(knowledge, hands, kitty, cutoff)
+        samples.append(knowledge.sample(rng))
+    if not has_history:
+        return [knowledge.world_from(hands, kitty) for hands, kitty in samples]
+    replay = _Replay(knowledge, *samples[0], recent=recent)
+    scorer = _Scorer(replay)
+    worlds = [_World(replay, hands, kitty) for hands, kitty in samples]
+    # best first: the world with the fewest disagreements so far (ties: sampling order)
+    # goes on; a finished world at the front explains the table better than any other
+    # can, since counts only grow
+    queue = [(w.score, n) for n, w in enumerate(worlds)]
+    heapq.heapify(queue)
+    chosen: list[int] = []
+    while queue and len(chosen) < count:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        n = queue[0][1]
+        world = worlds[n]
+        if world.finished:
+            heapq.heappop(queue)
+            chosen.append(n)
         else:
-            score = 0.0
-        scored.append((score, n, hands, kitty))
-    scored.sort(key=lambda s: (s[0], s[1]))
-    return [knowledge.world_from(hands, kitty) for _, _, hands, kitty in scored[:count]]
+            scorer.advance(world)
+            heapq.heapreplace(queue, (world.score, n))
+    chosen += [n for _, n in sorted(queue)][: count - len(chosen)]
+    return [knowledge.world_from(*samples[n]) for n in chosen]
+
+
+def _by_index(card: Card) -> int:
+    return card.index

@@ -48,7 +48,7 @@ class Level(enum.Enum):
 BUDGETS: dict[Level, Budget] = {
     Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=2.0),
     Level.HARD: Budget(worlds=8, candidates=5, time_limit=3.0, inference=2, simulations=120,
-                       rounds=2),
+                       rounds=2, inference_tricks=3),
 }
 
 #: Burying compares whole-hand play-outs of a few burials (the heuristic's, and ones

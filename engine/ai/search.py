@@ -71,6 +71,8 @@ class Budget:
         share = (self.total(plays) - spent) // (self.rounds - round_)
         first = self.worlds if round_ == 0 else 1
         return max(first, share // max(1, alive))
+    inference_tricks: int | None = None  # inference reads the plays of the last this many
+    #                                      tricks only (None: the whole hand so far)
 
 
 def utility(state: PlayState, seat: int, threshold: int) -> float:
@@ -249,7 +251,8 @@ def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int
     if not budget.inference:
         return [knowledge.world(rng) for _ in range(count)]
     deadline = None if budget.time_limit is None else start + budget.time_limit / 3
-    return likely_worlds(knowledge, rng, count, count * budget.inference, deadline)
+    return likely_worlds(knowledge, rng, count, count * budget.inference, deadline,
+                         recent=budget.inference_tricks)
 
 
 def _z(values: list[float], base: list[float]) -> float:

@@ -1,0 +1,191 @@
+"""Policy-based inference (engine/ai/inference.py) against the straightforward algorithm
+it replaced: each world replayed on its own, the worlds scored in sampling order with a
+cutoff at the ``count``-th best so far. The fast one (one replay for all worlds, one
+guess per distinct hand, best first) must keep exactly the same worlds in the same order
+and count the same disagreements."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from engine import ai
+from engine.ai.bidding import bury_order
+from engine.ai.inference import (
+    IMPOSSIBLE_THROW,
+    UNLIKELY_BURIAL,
+    _signature,
+    disagreements,
+    likely_worlds,
+)
+from engine.ai.knowledge import Knowledge
+from engine.ai.policy import choose_play
+from engine.ai.table import PlayState
+from engine.cards import Card
+from engine.game import Burying, Game, Playing
+from engine.rules import DeclarationStyle, ruleset
+from engine.shapes import holding_of
+from engine.simulate import random_action
+from engine.views import seat_view
+
+# -- the oracle: the algorithm as it was, each world replayed from scratch ----------------
+
+
+def _forced_oracle(state: PlayState, seat: int) -> bool:
+    lead = state.lead
+    if lead is None:
+        return len(state.hands[seat]) == 1
+    hand = state.hands[seat]
+    if len(hand) == lead.size:
+        return True
+    eff = state.ctx.eff
+    return sum(1 for c in hand if eff[c.index] == lead.suit) == lead.size
+
+
+def disagreements_oracle(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
+                         cutoff: float = math.inf) -> float:
+    view = knowledge.view
+    seat = knowledge.seat
+    history = [list(t[0]) for t in view.tricks]
+    if view.trick:
+        history.append(list(view.trick))
+    players = view.players
+    start: list[list[Card]] = [list(h) for h in hands]
+    for plays in history:
+        for who, cards in plays:
+            start[who].extend(cards)
+    for hand in start:
+        hand.sort(key=lambda c: c.index)
+    ctx = knowledge.ctx
+    prules = knowledge.prules
+    assert view.dealer is not None and view.kitty_taker is not None
+    count = 0.0
+    if not knowledge.kitty_known and \
+            knowledge.rules.declaration is not DeclarationStyle.JOKER_AND_PAIR:
+        taker = view.kitty_taker
+        expected = Counter(bury_order(start[taker] + list(kitty), ctx, len(kitty))[: len(kitty)])
+        count += UNLIKELY_BURIAL * sum((Counter(kitty) - expected).values())
+    if not history or count >= cutoff:
+        return count
+    remaining = PlayState.tally(list(kitty) + [c for h in start for c in h], ctx)
+    state = PlayState(knowledge.rules, prules, ctx, view.dealer, view.kitty_taker, start,
+                      list(kitty), history[0][0][0], remaining=remaining,
+                      voids=[set() for _ in range(players)],
+                      calls=knowledge.calls(at_start=True), bid=view.bid)
+    for plays in history:
+        for i, (who, cards) in enumerate(plays):
+            if state.turn != who:
+                return count
+            if who != seat and not _forced_oracle(state, who):
+                guess = choose_play(state, who)
+                if _signature(guess, ctx) != _signature(cards, ctx):
+                    count += 1
+            if i == 0:
+                lead = prules.lead(cards, ctx)
+                if lead.is_throw:
+                    others = [holding_of([c for c in state.hands[s]
+                                          if ctx.eff[c.index] == lead.suit], ctx)
+                              for s in range(players) if s != who]
+                    if prules.throw_forced(lead, others, ctx) is not None:
+                        count += IMPOSSIBLE_THROW
+            if count >= cutoff:
+                return count
+            state.play(cards, check_throw=False)
+    return count
+
+
+def likely_worlds_oracle(knowledge: Knowledge, rng: random.Random, count: int, pool: int
+                         ) -> list[PlayState]:
+    scored: list[tuple[float, int, list[list[Card]], list[Card]]] = []
+    has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
+        not knowledge.kitty_known
+    total = max(pool, count) if has_history else count
+    for n in range(total):
+        hands, kitty = knowledge.sample(rng)
+        if has_history:
+            cutoff = math.inf
+            if len(scored) >= count:
+                cutoff = sorted(s[0] for s in scored)[count - 1]
+            score = disagreements_oracle(knowledge, hands, kitty, cutoff)
+        else:
+            score = 0.0
+        scored.append((score, n, hands, kitty))
+    scored.sort(key=lambda s: (s[0], s[1]))
+    return [knowledge.world_from(hands, kitty) for _, _, hands, kitty in scored[:count]]
+
+
+# -- positions --------------------------------------------------------------------------------
+
+
+def _position(preset: str, seed: int, tricks: int, into_trick: int) -> Game:
+    """A hand ``tricks`` tricks and ``into_trick`` plays in, played by two ``easy`` seats
+    and two random ones (random players disagree with the heuristic, and throw)."""
+    rules = ruleset(preset)
+    game = Game(rules, seed, dealer=seed % rules.players)
+    rng = random.Random(seed)
+    while True:
+        phase = game.phase
+        if isinstance(phase, Playing) and (
+                len(phase.tricks) > tricks or
+                (len(phase.tricks) == tricks and len(phase.trick.plays) >= into_trick)):
+            return game
+        if isinstance(phase, (Playing, Burying)):
+            seat = phase.turn if isinstance(phase, Playing) else phase.taker
+            if seat % 2 == seed % 2 or isinstance(phase, Burying):
+                game.apply(ai.choose(seat_view(game, seat), "easy", seed))
+                continue
+        action = random_action(game, rng)
+        assert action is not None
+        game.apply(action)
+
+
+CASES = [(preset, seed, tricks, into)
+         for preset, seeds in (("classic", range(4)), ("changzhu", range(2)),
+                               ("find-friends", range(2)), ("three-bid", range(2)))
+         for seed in seeds
+         for tricks, into in ((0, 1), (3, 0), (7, 2), (11, 3), (16, 1))]
+
+
+@pytest.mark.parametrize(("preset", "seed", "tricks", "into"), CASES)
+def test_fast_inference_keeps_the_worlds_the_straightforward_one_keeps(
+        preset: str, seed: int, tricks: int, into: int) -> None:
+    game = _position(preset, seed, tricks, into)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    knowledge = Knowledge.from_view(seat_view(game, phase.turn))
+    rng = random.Random(seed)
+    for _ in range(6):  # the counts themselves, on worlds of every quality
+        hands, kitty = knowledge.sample(rng)
+        assert disagreements(knowledge, hands, kitty) == \
+            disagreements_oracle(knowledge, hands, kitty)
+        assert disagreements(knowledge, hands, kitty, 2) == \
+            disagreements_oracle(knowledge, hands, kitty, 2)
+    for count, pool in ((5, 15), (8, 24), (1, 7)):
+        fast = likely_worlds(knowledge, random.Random(seed + count), count, pool)
+        slow = likely_worlds_oracle(knowledge, random.Random(seed + count), count, pool)
+        assert [(w.hands, w.kitty) for w in fast] == [(w.hands, w.kitty) for w in slow]
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("classic", 1), ("find-friends", 0)])
+def test_inference_on_the_last_tricks_reads_those_plays_only(preset: str, seed: int) -> None:
+    game = _position(preset, seed, 9, 2)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    knowledge = Knowledge.from_view(seat_view(game, phase.turn))
+    tricks = len(phase.tricks) + 1  # the one under way counts
+    rng = random.Random(seed)
+    fewer = 0
+    for _ in range(8):
+        hands, kitty = knowledge.sample(rng)
+        whole = disagreements(knowledge, hands, kitty)
+        assert disagreements(knowledge, hands, kitty, recent=tricks) == whole
+        last = [disagreements(knowledge, hands, kitty, recent=k) for k in (1, 3, 6)]
+        assert last == sorted(last) and last[-1] <= whole  # counts only grow with k
+        fewer += last[0] < whole
+    assert fewer  # some past play, read in full, disagreed before the last trick
+    assert [w.hands for w in likely_worlds(knowledge, random.Random(seed), 5, 15,
+                                           recent=tricks)] == \
+        [w.hands for w in likely_worlds(knowledge, random.Random(seed), 5, 15)]
