@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import EngineError
+from engine.values import build
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         raise EngineError("bad_action", action=str(kind)) from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # built by ``event`` without ``__init__`` (engine/values.py)
 class Event:
     """Something that happened. ``audience`` None: public; else only that seat."""
 
@@ -182,5 +183,6 @@ class Event:
 def event(kind: str, *, audience: int | None = None, seat: int | None = None,
           cards: tuple[Card, ...] | list[Card] = (), **data: Any) -> Event:
     items = tuple(data.items())
-    return Event(kind, audience, seat, tuple(cards),
-                 tuple(sorted(items)) if len(items) > 1 else items)
+    return build(Event, {"kind": kind, "audience": audience, "seat": seat,
+                         "cards": tuple(cards),
+                         "data": tuple(sorted(items)) if len(items) > 1 else items})
