@@ -240,7 +240,10 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
             not _void(state, partner, TRUMP, out) and not ruff_risk
         # a trump lead that is not a sure winner runs into the unseen higher trumps
         beaten = not side and trumps_out
-        units = decompose(cards, ctx, max_width)
+        index_key = tuple(c.index for c in cards)
+        units = state.decomposed.get(index_key)
+        if units is None:
+            units = state.decomposed[index_key] = decompose(cards, ctx, max_width)
         winners = [u for u in units if unbeatable_by(u, other, ctx)]
         for unit in winners:
             ucards = unit_cards(unit, cards, ctx)

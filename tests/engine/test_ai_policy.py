@@ -8,9 +8,11 @@ import pytest
 
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import _Outstanding
+from engine.ai.search import playout
 from engine.ai.table import PlayState
+from engine.cards import ALL_CARDS
 from engine.game import Playing
-from engine.shapes import Holding
+from engine.shapes import Holding, decompose
 from engine.views import seat_view
 from tests.engine.test_ai_inference import CASES, _position
 
@@ -34,13 +36,18 @@ def _outstanding_oracle(state: PlayState, seat: int, suit: int) -> Holding:
     return found
 
 
-@pytest.mark.parametrize(("preset", "seed", "tricks", "into"), CASES[::3])
-def test_unseen_cards_by_suit_are_the_straightforward_count(
-        preset: str, seed: int, tricks: int, into: int) -> None:
+def _mover(preset: str, seed: int, tricks: int, into: int) -> Knowledge:
+    """What the seat to play knows at ``_position``."""
     game = _position(preset, seed, tricks, into)
     phase = game.phase
     assert isinstance(phase, Playing)
-    knowledge = Knowledge.from_view(seat_view(game, phase.turn))
+    return Knowledge.from_view(seat_view(game, phase.turn))
+
+
+@pytest.mark.parametrize(("preset", "seed", "tricks", "into"), CASES[::3])
+def test_unseen_cards_by_suit_are_the_straightforward_count(
+        preset: str, seed: int, tricks: int, into: int) -> None:
+    knowledge = _mover(preset, seed, tricks, into)
     rng = random.Random(seed)
     for _ in range(3):
         world = knowledge.world(rng)
@@ -52,3 +59,18 @@ def test_unseen_cards_by_suit_are_the_straightforward_count(
                 assert list(out[suit].items()) == \
                     list(_outstanding_oracle(world, seat, suit).items())
 
+
+@pytest.mark.parametrize(("preset", "seed", "tricks", "into"),
+                         [case for case in CASES[1::4] if case[2] < 16])  # (leads to come)
+def test_decompositions_shared_by_the_worlds_are_the_engines(
+        preset: str, seed: int, tricks: int, into: int) -> None:
+    knowledge = _mover(preset, seed, tricks, into)
+    rng = random.Random(seed)
+    worlds = [knowledge.world(rng) for _ in range(3)]
+    for world in worlds:
+        playout(world)
+        assert world.decomposed is knowledge.decomposed
+    assert knowledge.decomposed  # (the play-outs led)
+    width = knowledge.prules.lead_width
+    for indices, units in knowledge.decomposed.items():
+        assert units == decompose([ALL_CARDS[i] for i in indices], knowledge.ctx, width)
