@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.ai.table import PlayState
 from engine.cards import ALL_CARDS, Card
@@ -26,6 +26,7 @@ from engine.order import TrumpContext
 from engine.plays import PlayRules
 from engine.referee import play_key, trick_winner
 from engine.rules import Ruleset
+from engine.shapes import Unit
 from engine.teams import FriendCall
 from engine.views import SeatView
 
@@ -41,6 +42,8 @@ class Knowledge:
     voids: list[set[int]]
     kitty_known: bool
     fixed: dict[int, list[Card]]  # seat -> unseen cards known to be in its hand
+    # (``PlayState.decomposed``, shared by the worlds of this decision)
+    decomposed: dict[tuple[int, ...], list[Unit]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
@@ -166,7 +169,8 @@ class Knowledge:
                           hands, kitty, leader, view.attacker_points,
                           remaining=remaining, voids=[set(v) for v in self.voids],
                           defenders=frozenset(view.defenders), settled=view.sides_settled,
-                          calls=self.calls(), won=won, bid=view.bid)
+                          calls=self.calls(), won=won, bid=view.bid,
+                          decomposed=self.decomposed)
         if trick:
             lead = self.prules.lead(trick[0][1], self.ctx)
             state.lead = lead

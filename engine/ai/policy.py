@@ -69,26 +69,22 @@ class _Outstanding(dict[int, Holding]):
         super().__init__()
         self.state = state
         self.seat = seat
-        self.mine: dict[int, Holding] | None = None
 
     def __missing__(self, suit: int) -> Holding:
-        if self.mine is None:  # the seat's own cards by suit, counted once
-            state = self.state
-            eff, ident = state.ctx.eff, state.ctx.ident
-            self.mine = {}
-            held = state.hands[self.seat] + state.kitty if self.seat == state.taker else \
-                state.hands[self.seat]
+        # (most policies ask for one or two suits: the seat's cards of that suit only are
+        # subtracted, instead of counting the whole hand first)
+        state = self.state
+        eff, ident = state.ctx.eff, state.ctx.ident
+        found = dict(state.remaining.get(suit, {}))
+        mine = False
+        for held in (state.hands[self.seat], state.kitty) if self.seat == state.taker \
+                else (state.hands[self.seat],):
             for card in held:
-                counts = self.mine.setdefault(eff[card.index], {})
-                key = ident[card.index]
-                counts[key] = counts.get(key, 0) + 1
-        found = dict(self.state.remaining.get(suit, {}))
-        for key, k in self.mine.get(suit, {}).items():
-            left = found[key] - k
-            if left:
-                found[key] = left
-            else:
-                del found[key]
+                if eff[card.index] == suit:
+                    found[ident[card.index]] -= 1
+                    mine = True
+        if mine:  # the same holding, keys in the same order, without those at zero
+            found = {key: k for key, k in found.items() if k}
         self[suit] = found
         return found
 
@@ -244,7 +240,10 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
             not _void(state, partner, TRUMP, out) and not ruff_risk
         # a trump lead that is not a sure winner runs into the unseen higher trumps
         beaten = not side and trumps_out
-        units = decompose(cards, ctx, max_width)
+        index_key = tuple(c.index for c in cards)
+        units = state.decomposed.get(index_key)
+        if units is None:
+            units = state.decomposed[index_key] = decompose(cards, ctx, max_width)
         winners = [u for u in units if unbeatable_by(u, other, ctx)]
         for unit in winners:
             ucards = unit_cards(unit, cards, ctx)
@@ -319,7 +318,8 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
     last = len(state.plays) + 1 == state.players  # nobody plays after this seat
     pts = state.trick_points()
     few_left = len(hand) <= 4
-    rich = not partner_winning and _trump_rich(state, seat, out)
+    single = n == 1 and len(led) > n  # (a single card followed in suit: ``rich`` unread)
+    rich = not single and not partner_winning and _trump_rich(state, seat, out)
 
     def dump(pool: Sequence[Card], k: int) -> list[Card]:
         return sorted(pool, key=lambda c: _dump_key(c, state, suit_len, rich))[:k]
@@ -355,7 +355,7 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
         if ruff is not None:
             ranked.append(ruff)
         return ranked
-    if n == 1:
+    if single:
         if first and secure:
             return [(max(led, key=lambda c: (c.points, -strength[c.index])),)]
         by_low = sorted(led, key=lambda c: (strength[c.index], c.points))
@@ -366,11 +366,13 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
             if last:
                 ranked.append((max(winners, key=lambda c: (c.points, -strength[c.index])),))
             else:
-                sure = [c for c in winners if holds((c,), lead.suit)]
-                if sure:
-                    ranked.append((sure[0],))
+                sure = next((c for c in winners if holds((c,), lead.suit)), None)
+                if sure is not None:
+                    ranked.append((sure,))
                 elif pts >= 10 or (partner_winning is False and few_left):
                     ranked.append((winners[-1],))
+        if first and ranked:
+            return ranked
         ranked.append((min(led, key=lambda c: _dump_key(c, state, suit_len)),))
         if winners:
             ranked.append((winners[0],))

@@ -29,6 +29,7 @@ from engine.plays import Lead, PlayKey, PlayRules
 from engine.referee import attackers_gain, failed_throw, kitty_ruling, play_key, takes_lead
 from engine.rules import Ruleset
 from engine.scoring import take_over_points, takes_over
+from engine.shapes import Unit
 from engine.teams import FriendCall, Sides, reveal
 
 Cards = tuple[Card, ...]
@@ -63,6 +64,10 @@ class PlayState:
     calls: tuple[FriendCall, ...] = ()  # find-friends: the calls, as far as answered
     won: list[int] = field(default_factory=list)  # trick points won, by seat
     bid: int | None = None  # three-bid: the attackers' threshold
+    # the policy's decompositions of a suit's cards (card indices in order -> units), a
+    # pure function of them shared by every copy and every world of one decision
+    decomposed: dict[tuple[int, ...], list[Unit]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.defenders or self.settled is None:
