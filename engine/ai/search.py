@@ -61,6 +61,8 @@ class Budget:
     keep_z: float = 2.0  # a challenger this many above the heuristic's play is kept
     prefer: float = 1.0  # the heuristic's play wins unless beaten by this many errors
     min_gain: float = 0.01  # and by at least this much utility (a point or two)
+    inference_tricks: int | None = None  # inference reads the plays of the last this many
+    #                                      tricks only (None: the whole hand so far)
 
     def total(self, plays: int) -> int:
         """Play-outs for a decision among ``plays``."""
@@ -71,8 +73,6 @@ class Budget:
         share = (self.total(plays) - spent) // (self.rounds - round_)
         first = self.worlds if round_ == 0 else 1
         return max(first, share // max(1, alive))
-    inference_tricks: int | None = None  # inference reads the plays of the last this many
-    #                                      tricks only (None: the whole hand so far)
 
 
 def utility(state: PlayState, seat: int, threshold: int) -> float:
