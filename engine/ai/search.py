@@ -7,21 +7,26 @@ for the searching seat's team (``utility``). The same worlds serve every candida
 few cards left, the play-out is replaced by an exact search of the world (every seat
 choosing among its plays, each side maximising its own utility).
 
-The budget is counted in simulations (worlds × plays compared), so a decision is a
-function of the view and the seed alone, on any machine; the time limit is only a safety
-net against a pathological position on an overloaded machine.
+The budget is counted in simulations (worlds × plays compared), or in simulated cards
+(``Budget.cards``: play-outs × the cards left to play, so that the long play-outs of the
+first tricks get fewer worlds and the short ones of the last tricks more), so a decision
+is a function of the view and the seed alone, on any machine; the time limit is only a
+safety net against a pathological position on an overloaded machine.
 
 Deciding on noisy estimates, by racing on common worlds: every candidate is played on
 the same worlds; after each round the plays clearly worse than the leader (by ``drop_z``
 standard errors of the paired difference and more than ``min_gain``) are dropped, and if
 more than half remain, the lower means go too; but a challenger clearly better than the
 heuristic's play (``keep_z``) is never dropped, nor the heuristic's play unless it is
-clearly worse. Each round spends an equal share of what is left of the budget on the
-survivors, so the close contenders get the most worlds. At the end the best mean on the
-last round's worlds (the earlier ones selected the survivors, so they flatter them)
-wins, with a preference for the heuristic's first choice of ``prefer`` standard errors,
-which shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-
-certain outcomes differ by a margin term of a point or two, which the test would call
+clearly worse; with ``equal_z``, a challenger that cannot beat the heuristic's play by
+``min_gain`` (its mean gain plus ``equal_z`` standard errors stays under it) goes too,
+so that a decided hand stops after the first round. Each round spends an equal share
+of what is left of the budget on the survivors, so the close contenders get the most
+worlds. At the end the best mean wins, on every round's worlds (``judge_all``) or on the
+last round's only (the earlier ones selected the survivors, so they flatter them), with
+a preference for the heuristic's first choice of ``prefer`` standard errors, which
+shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-certain
+outcomes differ by a margin term of a point or two, which the test would call
 significant). A play that certainly wins a trick holding points is never given up for
 one that does not (``certain_points``): a sampled estimate cannot see points the seat is
 sure of better than the seat itself; nor is the heuristic's play given up for a lead the
@@ -198,7 +203,8 @@ def race(plays: int, budget: Budget, exact: bool, play: Evaluate, length: int = 
         if len(alive) == 1:
             break
     # the survivors were chosen for their means on the earlier worlds, which flatter
-    # them (the winner's curse): the last round's worlds alone judge them fairly
+    # them (the winner's curse), yet discarding those worlds costs more than the curse
+    # on fixed positions (bench/ai_rule.py): hard reads them all
     if budget.judge_all:
         return pick(values, alive, budget)
     return pick([v[fresh:] for v in values], alive, budget)
