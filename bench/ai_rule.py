@@ -183,19 +183,16 @@ def variants() -> dict[str, search.Budget]:
 
 #: Budget changes to judge beside the current hard budget (edit freely).
 VARIANTS: dict[str, dict[str, Any]] = {
-    "cards 4500 r3 all": {"cards": 4500, "simulations": 240, "least": 40, "rounds": 3,
-                          "judge_all": True},
-    "cards 4500 r3 all eq2": {"cards": 4500, "simulations": 240, "least": 40, "rounds": 3,
-                              "judge_all": True, "equal_z": 2.0},
-    "cards 5000 r3 all eq2": {"cards": 5000, "simulations": 240, "least": 40, "rounds": 3,
-                              "judge_all": True, "equal_z": 2.0},
-    "cards 4500 r3 all eq1": {"cards": 4500, "simulations": 240, "least": 40, "rounds": 3,
-                              "judge_all": True, "equal_z": 1.0},
-    "cards 4500 r3 all eq2 p.5": {"cards": 4500, "simulations": 240, "least": 40,
-                                  "rounds": 3, "judge_all": True, "equal_z": 2.0,
-                                  "prefer": 0.5},
-    "cards 4500 r4 all eq2": {"cards": 4500, "simulations": 240, "least": 40, "rounds": 4,
-                              "judge_all": True, "equal_z": 2.0, "worlds": 6},
+    "before (120 play-outs)": {"cards": 0, "simulations": 120, "least": 0, "rounds": 2,
+                               "judge_all": False, "equal_z": 0.0},
+    "last round only": {"judge_all": False},
+    "2 rounds": {"rounds": 2},
+    "no equal drop": {"equal_z": 0.0},
+    "prefer 2": {"prefer": 2.0},
+    "prefer 0.5": {"prefer": 0.5},
+    "candidates 7": {"candidates": 7},
+    "cards 5500": {"cards": 5500},
+    "cards 3500": {"cards": 3500},
 }
 
 
