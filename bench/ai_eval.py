@@ -441,6 +441,23 @@ def uncapped() -> None:
             budgets[level] = dataclasses.replace(budget, time_limit=None)
 
 
+def tweak(change: str) -> None:
+    """``LEVEL:FIELD=VALUE,...``: those fields of the level's card-play budget changed
+    (numbers as the field's type; a bool from 0 or 1)."""
+    level, _, fields = change.partition(":")
+    key = ai_player.Level(level)
+    budget = ai_player.BUDGETS[key]
+    kinds = {f.name: f.type for f in dataclasses.fields(budget)}
+    values: dict[str, object] = {}
+    for item in fields.split(","):
+        name, _, text = item.partition("=")
+        kind = str(kinds[name])
+        values[name] = bool(int(text)) if kind == "bool" else \
+            None if text == "None" else float(text) if kind.startswith("float") else int(text)
+    ai_player.BUDGETS[key] = dataclasses.replace(budget, **values)
+    print(f"({level}'s budget: {ai_player.BUDGETS[key]})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=400)
@@ -455,7 +472,12 @@ def main() -> None:
                         help="write a trick-by-trick transcript of every hand into DIR")
     parser.add_argument("--latency", type=int, default=0, metavar="TABLES",
                         help="measure event-loop responsiveness with TABLES tables instead")
+    parser.add_argument("--budget", action="append", default=[], metavar="LEVEL:F=V,...",
+                        help="change fields of a level's card-play budget, e.g. "
+                             "hard:prefer=0.5,judge_all=1 (a variant to screen)")
     args = parser.parse_args()
+    for change in args.budget:
+        tweak(change)
     if not args.latency:  # (the latency run measures the real thing, caps included)
         uncapped()  # the figures then depend on the seed alone, not on the load
     if args.latency:

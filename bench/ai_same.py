@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.ai_eval import PairResult, pct, play_table, uncapped
+from bench.ai_eval import PairResult, pct, play_table, tweak, uncapped
 from bench.engine import rules_of
 
 
@@ -35,7 +35,11 @@ def main() -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--quiet", action="store_true", help="only the summary")
     parser.add_argument("--profile", default=None, metavar="FILE")
+    parser.add_argument("--budget", action="append", default=[], metavar="LEVEL:F=V,...",
+                        help="change fields of a level's card-play budget (as ai_eval)")
     args = parser.parse_args()
+    for change in args.budget:
+        tweak(change)
     uncapped()
     lines: list[str] = []
     result = PairResult()

@@ -7,21 +7,26 @@ for the searching seat's team (``utility``). The same worlds serve every candida
 few cards left, the play-out is replaced by an exact search of the world (every seat
 choosing among its plays, each side maximising its own utility).
 
-The budget is counted in simulations (worlds × plays compared), so a decision is a
-function of the view and the seed alone, on any machine; the time limit is only a safety
-net against a pathological position on an overloaded machine.
+The budget is counted in simulations (worlds × plays compared), or in simulated cards
+(``Budget.cards``: play-outs × the cards left to play, so that the long play-outs of the
+first tricks get fewer worlds and the short ones of the last tricks more), so a decision
+is a function of the view and the seed alone, on any machine; the time limit is only a
+safety net against a pathological position on an overloaded machine.
 
 Deciding on noisy estimates, by racing on common worlds: every candidate is played on
 the same worlds; after each round the plays clearly worse than the leader (by ``drop_z``
 standard errors of the paired difference and more than ``min_gain``) are dropped, and if
 more than half remain, the lower means go too; but a challenger clearly better than the
 heuristic's play (``keep_z``) is never dropped, nor the heuristic's play unless it is
-clearly worse. Each round spends an equal share of what is left of the budget on the
-survivors, so the close contenders get the most worlds. At the end the best mean on the
-last round's worlds (the earlier ones selected the survivors, so they flatter them)
-wins, with a preference for the heuristic's first choice of ``prefer`` standard errors,
-which shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-
-certain outcomes differ by a margin term of a point or two, which the test would call
+clearly worse; with ``equal_z``, a challenger that cannot beat the heuristic's play by
+``min_gain`` (its mean gain plus ``equal_z`` standard errors stays under it) goes too,
+so that a decided hand stops after the first round. Each round spends an equal share
+of what is left of the budget on the survivors, so the close contenders get the most
+worlds. At the end the best mean wins, on every round's worlds (``judge_all``) or on the
+last round's only (the earlier ones selected the survivors, so they flatter them), with
+a preference for the heuristic's first choice of ``prefer`` standard errors, which
+shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-certain
+outcomes differ by a margin term of a point or two, which the test would call
 significant). A play that certainly wins a trick holding points is never given up for
 one that does not (``certain_points``): a sampled estimate cannot see points the seat is
 sure of better than the seat itself; nor is the heuristic's play given up for a lead the
@@ -34,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.ai.bidding import buried_points_allowed, bury_order
@@ -63,14 +68,24 @@ class Budget:
     min_gain: float = 0.01  # and by at least this much utility (a point or two)
     inference_tricks: int | None = None  # inference reads the plays of the last this many
     #                                      tricks only (None: the whole hand so far)
+    cards: int = 0  # when > 0: the budget in simulated cards (play-outs × the cards left
+    #                 to play), so long play-outs get fewer worlds; ``simulations`` is then
+    #                 the most play-outs, ``least`` the fewest
+    least: int = 0
+    judge_all: bool = False  # the final pick reads every round's worlds, not the last's
+    equal_z: float = 0.0  # when > 0: a play that cannot beat the leader by ``min_gain``
+    #                       (``equal_z`` errors over its mean gain) is dropped too
 
-    def total(self, plays: int) -> int:
-        """Play-outs for a decision among ``plays``."""
+    def total(self, plays: int, length: int = 0) -> int:
+        """Play-outs for a decision among ``plays`` with ``length`` cards left to play."""
+        if self.cards and length:
+            return max(self.least, min(self.simulations, self.cards // length))
         return max(self.simulations, self.worlds * min(plays, self.candidates))
 
-    def round_worlds(self, spent: int, round_: int, alive: int, plays: int) -> int:
+    def round_worlds(self, spent: int, round_: int, alive: int, plays: int,
+                     length: int = 0) -> int:
         """Worlds for round ``round_`` (from 0) with ``alive`` plays left."""
-        share = (self.total(plays) - spent) // (self.rounds - round_)
+        share = (self.total(plays, length) - spent) // (self.rounds - round_)
         first = self.worlds if round_ == 0 else 1
         return max(first, share // max(1, alive))
 
@@ -138,44 +153,61 @@ def search_play(knowledge: Knowledge, rng: random.Random, budget: Budget) -> Car
         return options[0]
     threshold = take_over_threshold(knowledge.rules, knowledge.view.bid)
     exact = len(knowledge.view.hand) <= budget.endgame
-    values: list[list[float]] = [[] for _ in options]
 
     def over() -> bool:
         return budget.time_limit is not None and \
             time.perf_counter() - start > budget.time_limit
 
-    def evaluate(worlds: list[PlayState], which: list[int]) -> None:
-        for n, world in enumerate(worlds):
+    def evaluate(count: int, which: list[int], into: list[list[float]]) -> bool:
+        for n, world in enumerate(_worlds(knowledge, rng, budget, count, start)):
             for i in which:
                 # (checked per play-out: with 5 or 6 seats one world of every
                 # candidate is already a large part of the time limit)
                 if n and over():
-                    return
+                    return False
                 child = world.copy()
                 child.play(options[i])
                 if exact:
-                    values[i].append(_exact(child, seat, threshold))
+                    into[i].append(_exact(child, seat, threshold))
                 else:
                     playout(child)
-                    values[i].append(utility(child, seat, threshold))
+                    into[i].append(utility(child, seat, threshold))
+        return not over()
 
-    alive = list(range(len(options)))
+    length = sum(len(h) for h in here.hands)  # cards left to play, the trick's too
+    return options[race(len(options), budget, exact, evaluate, length)]
+
+
+#: ``play(count, alive, values)`` plays every play of ``alive`` on ``count`` fresh common
+#: worlds, appending each value to ``values[i]``; False: out of time, stop the race
+Evaluate = Callable[[int, list[int], list[list[float]]], bool]
+
+
+def race(plays: int, budget: Budget, exact: bool, play: Evaluate, length: int = 0) -> int:
+    """The index of the play chosen among ``plays`` by racing them on common worlds
+    (the module's docstring); ``exact``: the values are exact, one round says it all;
+    ``length``: the cards left to play (for a budget in cards)."""
+    values: list[list[float]] = [[] for _ in range(plays)]
+    alive = list(range(plays))
     spent = 0
     fresh = 0  # the worlds of the round since the last selection
-    rounds = 1 if exact else budget.rounds  # (exact values: one round says it all)
+    rounds = 1 if exact else budget.rounds
     for round_ in range(rounds):
-        count = budget.round_worlds(spent, round_, len(alive), len(options))
-        evaluate(_worlds(knowledge, rng, budget, count, start), alive)
+        count = budget.round_worlds(spent, round_, len(alive), plays, length)
+        going = play(count, alive, values)
         spent += count * len(alive)
-        if round_ + 1 == rounds or over():
+        if round_ + 1 == rounds or not going:
             break
         alive = survivors(values, alive, budget)
         fresh = len(values[alive[0]])
         if len(alive) == 1:
             break
     # the survivors were chosen for their means on the earlier worlds, which flatter
-    # them (the winner's curse): the last round's worlds alone judge them fairly
-    return options[pick([v[fresh:] for v in values], alive, budget)]
+    # them (the winner's curse), yet discarding those worlds costs more than the curse
+    # on fixed positions (bench/ai_rule.py): hard reads them all
+    if budget.judge_all:
+        return pick(values, alive, budget)
+    return pick([v[fresh:] for v in values], alive, budget)
 
 
 def _mean(values: list[float]) -> float:
@@ -190,10 +222,14 @@ def survivors(values: list[list[float]], alive: list[int], budget: Budget) -> li
     leader = max(alive, key=lambda i: (_mean(values[i]), -i))
     worse = {i for i in alive if i != leader and
              _clearly_better(values[leader], values[i], budget.drop_z, budget.min_gain)}
+    if budget.equal_z and 0 in alive and 0 not in worse:
+        # (a play that cannot beat the heuristic's by a gain that counts is never picked)
+        worse |= {i for i in alive if i and
+                  _cannot_gain(values[i], values[0], budget.equal_z, budget.min_gain)}
     kept = [i for i in alive if i not in worse]
     clear = {i for i in kept if i and
              _clearly_better(values[i], values[0], budget.keep_z, budget.min_gain)}
-    protected = clear | ({0} & set(kept)) | {leader}
+    protected = clear | ({0, leader} & set(kept))
     room = max(len(protected), (len(alive) + 1) // 2)
     others = sorted((i for i in kept if i not in protected),
                     key=lambda i: (-_mean(values[i]), i))
@@ -206,6 +242,18 @@ def _clearly_better(values: list[float], base: list[float], z: float, gain: floa
     n = min(len(values), len(base))
     mean = sum(a - b for a, b in zip(values, base)) / n if n else 0.0
     return mean > gain and _z(values, base) > z
+
+
+def _cannot_gain(values: list[float], base: list[float], z: float, gain: float) -> bool:
+    """``values`` beats ``base`` on their common worlds by less than ``gain`` on average
+    with ``z`` standard errors of the paired difference to spare."""
+    n = min(len(values), len(base))
+    if n < 2:
+        return False
+    diffs = [a - b for a, b in zip(values, base)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean + z * math.sqrt(var / n) < gain
 
 
 def pick(values: list[list[float]], alive: list[int], budget: Budget) -> int:

@@ -10,7 +10,7 @@ import random
 
 from engine.ai.knowledge import Knowledge
 from engine.ai.player import BUDGETS, Level
-from engine.ai.search import Budget, pick, search_play, survivors
+from engine.ai.search import Budget, pick, race, search_play, survivors
 from engine.order import TRUMP
 from engine.views import seat_view
 from tests.engine.test_ai_blunders import POSITIONS, position
@@ -101,3 +101,57 @@ def test_same_seed_same_decision_without_a_clock() -> None:
     first = [search_play(Knowledge.from_view(view), random.Random(s), budget) for s in (4, 5)]
     again = [search_play(Knowledge.from_view(view), random.Random(s), budget) for s in (4, 5)]
     assert first == again
+
+
+def test_a_budget_in_cards_gives_long_play_outs_fewer_worlds() -> None:
+    budget = Budget(worlds=8, candidates=5, time_limit=None, simulations=240, cards=4500,
+                    least=40, rounds=3)
+    assert budget.total(5, 100) == 45  # the first trick: 100 cards left to play
+    assert budget.total(5, 52) == 86
+    assert budget.total(5, 12) == 240  # the most
+    assert dataclasses.replace(budget, cards=2000).total(5, 100) == 40  # the fewest
+    assert budget.total(5) == 240  # no length given: play-outs as before
+
+
+def _race(budget: Budget, table: list[list[float]]) -> tuple[int, int]:
+    """The race's choice over the matrix ``table`` (plays × worlds, each round's fresh
+    worlds taken in order), and the play-outs it spent."""
+    drawn = spent = 0
+
+    def play(count: int, alive: list[int], into: list[list[float]]) -> bool:
+        nonlocal drawn, spent
+        for w in range(drawn, drawn + count):
+            for i in alive:
+                into[i].append(table[i][w])
+        drawn += count
+        spent += count * len(alive)
+        return True
+
+    return race(len(table), budget, False, play, 52), spent
+
+
+def test_plays_that_cannot_beat_the_heuristic_by_a_gain_that_counts_stop_the_race() -> None:
+    # every world: the same value for every play (the hand is decided)
+    table = [[1.0] * 300 for _ in range(5)]
+    full = Budget(worlds=8, candidates=5, time_limit=None, simulations=120, rounds=3)
+    choice, spent = _race(full, table)
+    assert choice == 0 and spent > 100  # without: every round, the budget spent
+    choice, spent = _race(dataclasses.replace(full, equal_z=2.0), table)
+    assert choice == 0 and spent == 5 * 8  # the first round only
+    # a play better by 0.1 everywhere is no equal: it wins either way
+    table[3] = [1.1] * 300
+    assert _race(dataclasses.replace(full, equal_z=2.0), table)[0] == 3
+
+
+def test_the_final_pick_can_read_every_round() -> None:
+    # play 1 looks better on the first round's worlds only; on the later worlds the two
+    # are alike: the last round alone keeps the heuristic's play, every round picks 1
+    rng = random.Random(5)
+    base = [rng.gauss(1.0, 0.3) for _ in range(300)]
+    gain = [0.3 if w < 12 else 0.0 for w in range(300)]  # not clearly better at first
+    other = [b + g + (0.5 if w % 2 else -0.5) for w, (b, g) in enumerate(zip(base, gain))]
+    table = [base, other]
+    last = Budget(worlds=8, candidates=2, time_limit=None, simulations=48, rounds=2)
+    # (12 worlds a round: 48 play-outs, two plays, two rounds)
+    assert _race(last, table)[0] == 0
+    assert _race(dataclasses.replace(last, judge_all=True), table)[0] == 1
