@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from engine.ai.table import Cards, PlayState, distinct
+from engine.ai.table import Cards, PlayState, Unseen, distinct
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.legal import constructive_follow, legal_follows, sure_throws
@@ -24,7 +24,6 @@ from engine.order import TRUMP
 from engine.plays import Lead, fill_structure
 from engine.referee import play_key, takes_lead
 from engine.shapes import (
-    Holding,
     Unit,
     decompose,
     holding_of,
@@ -61,37 +60,6 @@ def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
 
 # -- knowledge helpers ------------------------------------------------------------------
 
-class _Outstanding(dict[int, Holding]):
-    """Lazily, per effective suit: the cards a seat has not seen (ident -> count):
-    unplayed, not in its hand, not in a kitty it buried."""
-
-    def __init__(self, state: PlayState, seat: int) -> None:
-        super().__init__()
-        self.state = state
-        self.seat = seat
-
-    def __missing__(self, suit: int) -> Holding:
-        # (most policies ask for one or two suits: the seat's cards of that suit only are
-        # subtracted, instead of counting the whole hand first)
-        state = self.state
-        eff, ident = state.ctx.eff, state.ctx.ident
-        found = dict(state.remaining.get(suit, {}))
-        mine = False
-        for held in (state.hands[self.seat], state.kitty) if self.seat == state.taker \
-                else (state.hands[self.seat],):
-            for card in held:
-                if eff[card.index] == suit:
-                    found[ident[card.index]] -= 1
-                    mine = True
-        if mine:  # the same holding, keys in the same order, without those at zero
-            found = {key: k for key, k in found.items() if k}
-        self[suit] = found
-        return found
-
-    def get(self, suit: int, default: object = None) -> Holding:
-        return self[suit]
-
-
 def _opponents(state: PlayState, seat: int) -> list[int]:
     return [s for s in range(state.players) if not state.same_side(s, seat)]
 
@@ -112,19 +80,19 @@ def _dump_key(card: Card, state: PlayState, suit_len: dict[int, int], rich: bool
     return (first, int(e == TRUMP), card.points, state.ctx.strength[card.index], suit_len[e])
 
 
-def _trump_rich(state: PlayState, seat: int, out: dict[int, Holding]) -> bool:
+def _trump_rich(state: PlayState, seat: int, out: Unseen) -> bool:
     """Does the seat hold every unseen trump's match and more (all the trumps, or more
     than twice the ones it has not seen)? Then a low trump is cheaper than points."""
     eff = state.ctx.eff
     mine = sum(1 for c in state.hands[seat] if eff[c.index] == TRUMP)
-    unseen = sum(out.get(TRUMP, {}).values())
+    unseen = sum(out[TRUMP].values())
     return mine > 0 and (unseen == 0 or mine > 2 * unseen)
 
 
-def _void(state: PlayState, other: int, suit: int, out: dict[int, Holding]) -> bool:
+def _void(state: PlayState, other: int, suit: int, out: Unseen) -> bool:
     """Is ``other`` void in ``suit`` as far as the seat behind ``out`` can tell: shown
     void, or every card of the suit it has not seen is gone (counting)?"""
-    return suit in state.voids[other] or not out.get(suit)
+    return suit in state.voids[other] or not out[suit]
 
 
 def _feed_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[int, int, int]:
@@ -133,7 +101,7 @@ def _feed_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[i
 
 
 def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit: int,
-            out: dict[int, Holding]) -> bool:
+            out: Unseen) -> bool:
     """Would a play of strength ``key`` in effective suit ``suit`` keep the trick against
     the opponents still to play after ``seat``, as far as ``seat`` can tell?"""
     lead = state.lead
@@ -145,17 +113,17 @@ def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit:
         return True
     first = lead.units[0]
     probe = Unit(first.width, first.length, key[2], ())
-    trumps_out = bool(out.get(TRUMP))
+    trumps_out = bool(out[TRUMP])
     for opp in later:
         void_led = _void(state, opp, lead.suit, out)
         if suit == lead.suit:
-            if not void_led and not unbeatable_by(probe, out.get(suit, {}), state.ctx):
+            if not void_led and not unbeatable_by(probe, out[suit], state.ctx):
                 return False
             if suit != TRUMP and void_led and trumps_out and not _void(state, opp, TRUMP, out):
                 return False
         else:  # a ruff: beaten only by a higher ruff from someone also void
             if void_led and not _void(state, opp, TRUMP, out) and \
-                    not unbeatable_by(probe, out.get(TRUMP, {}), state.ctx):
+                    not unbeatable_by(probe, out[TRUMP], state.ctx):
                 return False
     return True
 
@@ -173,7 +141,7 @@ def certain_win(state: PlayState, seat: int, cards: Cards) -> bool:
     later = [s for s in _still_to_play(state, seat) if not state.same_side(s, seat)]
     if not later:
         return True
-    out = _Outstanding(state, seat)
+    out = state.unseen(seat)
     first = lead.units[0]
     probe = Unit(first.width, first.length, key[2], ())
     suit = ctx.eff[cards[0].index]
@@ -181,11 +149,11 @@ def certain_win(state: PlayState, seat: int, cards: Cards) -> bool:
         trump_void = _void(state, opp, TRUMP, out)
         if suit == lead.suit:
             if not _void(state, opp, suit, out) and \
-                    not unbeatable_by(probe, out.get(suit, {}), ctx):
+                    not unbeatable_by(probe, out[suit], ctx):
                 return False
             if suit != TRUMP and not trump_void:  # it may be void and ruff
                 return False
-        elif not trump_void and not unbeatable_by(probe, out.get(TRUMP, {}), ctx):
+        elif not trump_void and not unbeatable_by(probe, out[TRUMP], ctx):
             return False
     return True
 
@@ -197,8 +165,8 @@ def ruffable_lead(state: PlayState, seat: int, cards: Cards) -> bool:
     suit = ctx.eff[cards[0].index]
     if state.lead is not None or suit == TRUMP:
         return False
-    out = _Outstanding(state, seat)
-    if not out.get(TRUMP):
+    out = state.unseen(seat)
+    if not out[TRUMP]:
         return False
     return any(_void(state, o, suit, out) and not _void(state, o, TRUMP, out)
                for o in range(state.players) if not state.same_side(o, seat))
@@ -214,11 +182,11 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
     strength = ctx.strength
     may_throw = state.prules.throws
     max_width = state.prules.lead_width
-    out = _Outstanding(state, seat)
+    out = state.unseen(seat)
     opps = _opponents(state, seat)
     partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
                    seat)
-    trumps_out = bool(out.get(TRUMP))
+    trumps_out = bool(out[TRUMP])
     by_suit: dict[int, list[Card]] = {}
     for card in hand:
         by_suit.setdefault(eff[card.index], []).append(card)
@@ -232,7 +200,7 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
 
     few_left = len(hand) <= 4
     for suit, cards in by_suit.items():
-        other = out.get(suit, {})
+        other = out[suit]
         side = suit != TRUMP
         ruff_risk = side and trumps_out and any(
             _void(state, o, suit, out) and not _void(state, o, TRUMP, out) for o in opps)
@@ -311,7 +279,7 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
         (led if e == led_suit else rest).append(c)
     best_seat = state.plays[state.best][0]
     best_cards = state.plays[state.best][1]
-    out = _Outstanding(state, seat)
+    out = state.unseen(seat)
     partner_winning = state.same_side(best_seat, seat)
     best_suit = eff[best_cards[0].index]
     secure = partner_winning and _secure(state, seat, state.best_key, best_suit, out)

@@ -29,10 +29,60 @@ from engine.plays import Lead, PlayKey, PlayRules
 from engine.referee import attackers_gain, failed_throw, kitty_ruling, play_key, takes_lead
 from engine.rules import Ruleset
 from engine.scoring import take_over_points, takes_over
-from engine.shapes import Unit
+from engine.shapes import Holding, Unit
 from engine.teams import FriendCall, Sides, reveal
 
 Cards = tuple[Card, ...]
+
+
+class Unseen(dict[int, Holding]):
+    """Lazily, per effective suit: the cards one seat has not seen (ident -> count):
+    unplayed, not in its hand, not in a kitty it buried. ``PlayState.play`` keeps the
+    suits already counted up to date (a card another seat plays is one unseen card
+    fewer; the seat's own play changes nothing it has not seen), so a seat's suit is
+    counted once per play-out instead of once per move."""
+
+    __slots__ = ("eff", "held", "ident", "remaining")
+
+    def __init__(self, held: Sequence[Sequence[Card]], remaining: dict[int, Holding],
+                 ctx: TrumpContext) -> None:
+        super().__init__()
+        self.held = held  # the seat's hand (the list the state plays from), its kitty
+        self.remaining = remaining
+        self.eff, self.ident = ctx.eff, ctx.ident
+
+    def __missing__(self, suit: int) -> Holding:
+        # (most policies ask for one or two suits: the seat's cards of that suit only are
+        # subtracted, instead of counting the whole hand first)
+        eff, ident = self.eff, self.ident
+        found = dict(self.remaining.get(suit, {}))
+        mine = False
+        for held in self.held:
+            for card in held:
+                if eff[card.index] == suit:
+                    found[ident[card.index]] -= 1
+                    mine = True
+        if mine:  # the same holding, keys in the same order, without those at zero
+            found = {key: k for key, k in found.items() if k}
+        self[suit] = found
+        return found
+
+    def played(self, cards: Cards) -> None:
+        """Another seat played ``cards``: each is one unseen card fewer (a key at zero is
+        dropped, so the keys stay those, in the order, a fresh count gives)."""
+        eff, ident = self.eff, self.ident
+        for card in cards:
+            holding = dict.get(self, eff[card.index])
+            if holding is None:
+                continue
+            which = ident[card.index]
+            left = holding.get(which, 0) - 1
+            if left > 0:
+                holding[which] = left
+            elif left == 0:
+                del holding[which]
+            else:  # (a card nowhere in the count: that suit is counted afresh if asked)
+                del self[eff[card.index]]
 
 
 @dataclass
@@ -68,6 +118,8 @@ class PlayState:
     # pure function of them shared by every copy and every world of one decision
     decomposed: dict[tuple[int, ...], list[Unit]] = field(
         default_factory=dict, compare=False, repr=False)
+    # each seat's ``Unseen`` once asked (``unseen``), kept up to date by ``play``
+    _unseen: list[Unseen | None] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.defenders or self.settled is None:
@@ -76,6 +128,7 @@ class PlayState:
             self.settled = start.settled if self.settled is None else self.settled
         if not self.won:
             self.won = [0] * len(self.hands)
+        self._unseen = [None] * len(self.hands)
 
     @property
     def players(self) -> int:
@@ -84,6 +137,20 @@ class PlayState:
     @property
     def turn(self) -> int:
         return (self.leader + len(self.plays)) % self.players
+
+    def unseen(self, seat: int) -> Unseen:
+        """The cards ``seat`` has not seen, by effective suit (``Unseen``)."""
+        found = self._unseen[seat]
+        if found is None:
+            held = (self.hands[seat], self.kitty) if seat == self.taker else (self.hands[seat],)
+            found = self._unseen[seat] = Unseen(held, self.remaining, self.ctx)
+        return found
+
+    def deal(self, hands: list[list[Card]], kitty: list[Card]) -> None:
+        """Put other ``hands`` and ``kitty`` on this table (the unseen cards are counted
+        afresh)."""
+        self.hands, self.kitty = hands, kitty
+        self._unseen = [None] * len(hands)
 
     def is_defender(self, seat: int) -> bool:
         return seat in self.defenders
@@ -111,6 +178,7 @@ class PlayState:
         fields["remaining"] = {k: dict(v) for k, v in self.remaining.items()}
         fields["voids"] = [set(v) for v in self.voids]
         fields["won"] = list(self.won)
+        fields["_unseen"] = [None] * len(self.hands)  # (counted afresh on the copy)
         new.__dict__ = fields
         return new
 
@@ -168,6 +236,9 @@ class PlayState:
                 counts[which] = left
             else:
                 del counts[which]
+        for other, unseen in enumerate(self._unseen):
+            if unseen is not None and other != seat:
+                unseen.played(cards)
         self.plays.append((seat, cards))
         if self.calls and not self.settled:
             self._reveal(seat, cards)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import _Outstanding
+from engine.ai.policy import choose_play
 from engine.ai.search import playout
 from engine.ai.table import PlayState
 from engine.cards import ALL_CARDS
@@ -52,12 +52,16 @@ def test_unseen_cards_by_suit_are_the_straightforward_count(
     for _ in range(3):
         world = knowledge.world(rng)
         suits = set(world.remaining) | {world.ctx.eff[c.index] for h in world.hands for c in h}
-        for seat in range(world.players):
-            out = _Outstanding(world, seat)
-            for suit in sorted(suits):
-                # (the same keys in the same order: the policy iterates holdings)
-                assert list(out[suit].items()) == \
-                    list(_outstanding_oracle(world, seat, suit).items())
+        while not world.done:  # (counted once, then kept up to date by every play)
+            for seat in range(world.players):
+                out = world.unseen(seat)
+                for suit in sorted(suits):
+                    # (the same keys in the same order: the policy iterates holdings)
+                    assert list(out[suit].items()) == \
+                        list(_outstanding_oracle(world, seat, suit).items())
+            world.play(choose_play(world, world.turn))
+        copy = world.copy()  # (a copy counts afresh)
+        assert all(unseen is None for unseen in copy._unseen)
 
 
 @pytest.mark.parametrize(("preset", "seed", "tricks", "into"),
