@@ -85,6 +85,18 @@ class Unseen(dict[int, Holding]):
                 del self[eff[card.index]]
 
 
+@dataclass(frozen=True, slots=True)
+class SuitParts:
+    """One seat's cards of one effective suit as a lead reads them (built by the policy:
+    ``engine.ai.policy.suit_parts``)."""
+
+    units: list[Unit]  # the engine's decomposition
+    cards: list[Cards]  # each unit's cards
+    points: list[int]  # each unit's points
+    low: Card  # the fewest points, then the weakest (the first such)
+    top: Card  # the strongest (the first such)
+
+
 @dataclass
 class PlayState:
     rules: Ruleset
@@ -114,12 +126,15 @@ class PlayState:
     calls: tuple[FriendCall, ...] = ()  # find-friends: the calls, as far as answered
     won: list[int] = field(default_factory=list)  # trick points won, by seat
     bid: int | None = None  # three-bid: the attackers' threshold
-    # the policy's decompositions of a suit's cards (card indices in order -> units), a
+    # the policy's reading of a suit's cards (card indices in order -> ``SuitParts``), a
     # pure function of them shared by every copy and every world of one decision
-    decomposed: dict[tuple[int, ...], list[Unit]] = field(
+    decomposed: dict[tuple[int, ...], SuitParts] = field(
         default_factory=dict, compare=False, repr=False)
     # each seat's ``Unseen`` once asked (``unseen``), kept up to date by ``play``
     _unseen: list[Unseen | None] = field(default_factory=list, compare=False, repr=False)
+    # ``trick_points`` as last counted: (the ``plays`` list, its length, the points)
+    _points: tuple[list[tuple[int, Cards]] | None, int, int] = field(
+        default=(None, 0, 0), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.defenders or self.settled is None:
@@ -183,7 +198,12 @@ class PlayState:
         return new
 
     def trick_points(self) -> int:
-        return sum(c.points for _, cards in self.plays for c in cards)
+        plays = self._points[0]
+        if plays is self.plays and self._points[1] == len(plays):
+            return self._points[2]
+        points = sum(c.points for _, cards in self.plays for c in cards)
+        self._points = (self.plays, len(self.plays), points)
+        return points
 
     @classmethod
     def tally(cls, cards: Sequence[Card], ctx: TrumpContext) -> dict[int, dict[int, int]]:
@@ -227,7 +247,9 @@ class PlayState:
         remaining = self.remaining
         eff = ctx.eff
         ident = ctx.ident
+        points = 0
         for card in cards:
+            points += card.points
             hand.remove(card)
             counts = remaining[eff[card.index]]
             which = ident[card.index]
@@ -239,7 +261,10 @@ class PlayState:
         for other, unseen in enumerate(self._unseen):
             if unseen is not None and other != seat:
                 unseen.played(cards)
-        self.plays.append((seat, cards))
+        plays = self.plays
+        if self._points[0] is plays and self._points[1] == len(plays):  # (counted on)
+            self._points = (plays, len(plays) + 1, self._points[2] + points)
+        plays.append((seat, cards))
         if self.calls and not self.settled:
             self._reveal(seat, cards)
         if len(self.plays) == self.players:
@@ -260,6 +285,7 @@ class PlayState:
         self.attacker_points += attackers_gain(pts, defenders_take=self.is_defender(winner))
         self.last_winner, self.last_play = winner, winning
         self.plays = []
+        self._points = (self.plays, 0, 0)
         self.lead = None
         self.best, self.best_key = 0, None
         self.leader = winner
