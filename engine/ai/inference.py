@@ -103,7 +103,8 @@ class _Replay:
                           remaining=PlayState.tally(list(kitty) + [c for h in start for c in h],
                                                     ctx),
                           voids=[set() for _ in range(view.players)],
-                          calls=knowledge.calls(at_start=True), bid=view.bid)
+                          calls=knowledge.calls(at_start=True), bid=view.bid,
+                          decomposed=knowledge.decomposed)
         # (``recent``: the tricks before the last ``recent`` are replayed, not read)
         read_from = 0 if recent is None else len(self.history) - recent
         for t, plays in enumerate(self.history):

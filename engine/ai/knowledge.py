@@ -41,7 +41,8 @@ class Knowledge:
     voids: list[set[int]]
     kitty_known: bool
     fixed: dict[int, list[Card]]  # seat -> unseen cards known to be in its hand
-    # (``PlayState.decomposed``, shared by the worlds of this decision)
+    # (``PlayState.decomposed``, shared by the worlds of this decision and, from
+    # ``from_view``, by the decisions under the same trump: ``shared_parts``)
     decomposed: dict[tuple[int, ...], SuitParts] = field(default_factory=dict, repr=False)
     # what every sample and every world of this knowledge start from, made once
     _plan: _Plan | None = field(default=None, compare=False, repr=False)
@@ -88,8 +89,9 @@ class Knowledge:
             if held:
                 fixed[standing.seat] = held
         _count_voids(unseen, fixed, voids, seat, ctx)
-        return cls(view, rules, play_rules_for(rules), ctx, seat, unseen, voids, kitty_known,
-                   fixed)
+        prules = play_rules_for(rules)
+        return cls(view, rules, prules, ctx, seat, unseen, voids, kitty_known, fixed,
+                   shared_parts(ctx, prules.lead_width))
 
     # -- sampling -------------------------------------------------------------------------
 
@@ -174,6 +176,26 @@ class Knowledge:
                 played.update(cards)
         return tuple(FriendCall(card, copy, played[card] if by is None else copy, by)
                      for card, copy, by in view.calls)
+
+
+#: ``SuitParts`` by trump context and lead width: a pure function of the cards, so the
+#: decisions of a hand share them (bounded: a table is emptied when full)
+_PARTS: dict[tuple[TrumpContext, int], dict[tuple[int, ...], SuitParts]] = {}
+_PARTS_CONTEXTS = 8
+_PARTS_ENTRIES = 10_000
+
+
+def shared_parts(ctx: TrumpContext, lead_width: int) -> dict[tuple[int, ...], SuitParts]:
+    """The table of ``SuitParts`` for ``ctx`` (equal contexts share one: a decision made
+    in a worker process gets its context unpickled)."""
+    found = _PARTS.get((ctx, lead_width))
+    if found is None:
+        if len(_PARTS) >= _PARTS_CONTEXTS:
+            _PARTS.clear()
+        found = _PARTS[(ctx, lead_width)] = {}
+    elif len(found) >= _PARTS_ENTRIES:
+        found.clear()
+    return found
 
 
 class _Plan:

@@ -189,6 +189,7 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
     partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
                    seat)
     trumps_out = bool(out[TRUMP])
+    voids = state.voids
     by_suit: dict[int, list[Card]] = {}
     for card in hand:
         by_suit.setdefault(eff[card.index], []).append(card)
@@ -204,10 +205,11 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
     for suit, cards in by_suit.items():
         other = out[suit]
         side = suit != TRUMP
+        # (``_void`` inlined: with trumps out, a seat is void in trumps only if shown)
         ruff_risk = side and trumps_out and any(
-            _void(state, o, suit, out) and not _void(state, o, TRUMP, out) for o in opps)
-        partner_ruffs = side and _void(state, partner, suit, out) and \
-            not _void(state, partner, TRUMP, out) and not ruff_risk
+            (suit in voids[o] or not other) and TRUMP not in voids[o] for o in opps)
+        partner_ruffs = side and (suit in voids[partner] or not other) and \
+            trumps_out and TRUMP not in voids[partner] and not ruff_risk
         # a trump lead that is not a sure winner runs into the unseen higher trumps
         beaten = not side and trumps_out
         index_key = tuple(c.index for c in cards)

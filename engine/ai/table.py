@@ -239,7 +239,10 @@ class PlayState:
         else:
             lead = self.lead
             eff = ctx.eff
-            if sum(1 for c in cards if eff[c.index] == lead.suit) < lead.size:
+            if lead.size == 1:  # (the commonest follow: one card)
+                if eff[cards[0].index] != lead.suit:
+                    self.voids[seat].add(lead.suit)
+            elif sum(1 for c in cards if eff[c.index] == lead.suit) < lead.size:
                 self.voids[seat].add(lead.suit)
             key = play_key(self.prules, lead, cards, ctx)
             if takes_lead(key, self.best_key):
