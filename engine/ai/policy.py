@@ -63,12 +63,12 @@ def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
 # -- knowledge helpers ------------------------------------------------------------------
 
 def _opponents(state: PlayState, seat: int) -> list[int]:
-    return [s for s in range(state.players) if not state.same_side(s, seat)]
+    return [s for s in range(len(state.hands)) if not state.same_side(s, seat)]
 
 
 def _still_to_play(state: PlayState, seat: int) -> list[int]:
     """Seats after ``seat`` in the current trick."""
-    n = state.players
+    n = len(state.hands)
     done = len(state.plays) + 1
     return [(seat + k) % n for k in range(1, n - done + 1)]
 
@@ -186,7 +186,8 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
     max_width = state.prules.lead_width
     out = state.unseen(seat)
     opps = _opponents(state, seat)
-    partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
+    partner = next((s for s in range(len(state.hands))
+                    if s != seat and state.same_side(s, seat)),
                    seat)
     trumps_out = bool(out[TRUMP])
     voids = state.voids
@@ -316,11 +317,17 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
     best_cards = state.plays[state.best][1]
     best_key = state.best_key
     out = state.unseen(seat)
-    later = _later_opponents(state, seat)
+    found: list[list[int]] = []  # (``later``, once asked)
+
+    def later() -> list[int]:
+        if not found:
+            found.append(_later_opponents(state, seat))
+        return found[0]
+
     partner_winning = state.same_side(best_seat, seat)
     best_suit = eff[best_cards[0].index]
-    secure = partner_winning and _secure(state, seat, best_key, best_suit, out, later)
-    last = len(state.plays) + 1 == state.players  # nobody plays after this seat
+    secure = partner_winning and _secure(state, seat, best_key, best_suit, out, later())
+    last = len(state.plays) + 1 == len(state.hands)  # nobody plays after this seat
     pts = state.trick_points()
     few_left = len(hand) <= 4
     single = n == 1 and len(led) > n  # (a single card followed in suit: ``rich`` unread)
@@ -347,7 +354,7 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
         return sorted(pool, key=feed_key)[:k]
 
     def holds(cards: Cards, suit: int) -> bool:
-        return _secure(state, seat, play_key(prules, lead, cards, ctx), suit, out, later)
+        return _secure(state, seat, play_key(prules, lead, cards, ctx), suit, out, later())
 
     ranked: list[Cards] = []
     if len(led) <= n:
@@ -384,7 +391,7 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
                 ranked.append((max(winners, key=lambda c: (c.points, -strength[c.index])),))
             else:
                 sure = next((by_low[i] for i in beating if _secure(
-                    state, seat, keys[i], lead.suit, out, later)), None)
+                    state, seat, keys[i], lead.suit, out, later())), None)
                 if sure is not None:
                     ranked.append((sure,))
                 elif pts >= 10 or (partner_winning is False and few_left):

@@ -42,14 +42,17 @@ class Unseen(dict[int, Holding]):
     fewer; the seat's own play changes nothing it has not seen), so a seat's suit is
     counted once per play-out instead of once per move."""
 
-    __slots__ = ("eff", "held", "ident", "remaining")
+    __slots__ = ("eff", "held", "ident", "remaining", "seat", "watch")
 
-    def __init__(self, held: Sequence[Sequence[Card]], remaining: dict[int, Holding],
-                 ctx: TrumpContext) -> None:
+    def __init__(self, seat: int, held: Sequence[Sequence[Card]],
+                 remaining: dict[int, Holding], ctx: TrumpContext,
+                 watch: dict[int, list[tuple[int, Holding]]]) -> None:
         super().__init__()
+        self.seat = seat
         self.held = held  # the seat's hand (the list the state plays from), its kitty
         self.remaining = remaining
         self.eff, self.ident = ctx.eff, ctx.ident
+        self.watch = watch  # the state's: effective suit -> the counts to keep up to date
 
     def __missing__(self, suit: int) -> Holding:
         # (most policies ask for one or two suits: the seat's cards of that suit only are
@@ -65,24 +68,14 @@ class Unseen(dict[int, Holding]):
         if mine:  # the same holding, keys in the same order, without those at zero
             found = {key: k for key, k in found.items() if k}
         self[suit] = found
+        self.watch.setdefault(suit, []).append((self.seat, found))
         return found
 
-    def played(self, cards: Cards) -> None:
-        """Another seat played ``cards``: each is one unseen card fewer (a key at zero is
-        dropped, so the keys stay those, in the order, a fresh count gives)."""
-        eff, ident = self.eff, self.ident
-        for card in cards:
-            holding = dict.get(self, eff[card.index])
-            if holding is None:
-                continue
-            which = ident[card.index]
-            left = holding.get(which, 0) - 1
-            if left > 0:
-                holding[which] = left
-            elif left == 0:
-                del holding[which]
-            else:  # (a card nowhere in the count: that suit is counted afresh if asked)
-                del self[eff[card.index]]
+    def forget(self, suit: int) -> None:
+        """Count ``suit`` afresh when next asked (a card nowhere in the count was played:
+        a made-up position)."""
+        found = self.pop(suit)
+        self.watch[suit] = [(s, h) for s, h in self.watch[suit] if h is not found]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +125,9 @@ class PlayState:
         default_factory=dict, compare=False, repr=False)
     # each seat's ``Unseen`` once asked (``unseen``), kept up to date by ``play``
     _unseen: list[Unseen | None] = field(default_factory=list, compare=False, repr=False)
+    # the counts of ``_unseen`` by effective suit, for ``play`` to keep up to date
+    _watch: dict[int, list[tuple[int, Holding]]] = field(
+        default_factory=dict, compare=False, repr=False)
     # ``trick_points`` as last counted: (the ``plays`` list, its length, the points)
     _points: tuple[list[tuple[int, Cards]] | None, int, int] = field(
         default=(None, 0, 0), compare=False, repr=False)
@@ -144,6 +140,7 @@ class PlayState:
         if not self.won:
             self.won = [0] * len(self.hands)
         self._unseen = [None] * len(self.hands)
+        self._watch = {}
 
     @property
     def players(self) -> int:
@@ -151,14 +148,15 @@ class PlayState:
 
     @property
     def turn(self) -> int:
-        return (self.leader + len(self.plays)) % self.players
+        return (self.leader + len(self.plays)) % len(self.hands)
 
     def unseen(self, seat: int) -> Unseen:
         """The cards ``seat`` has not seen, by effective suit (``Unseen``)."""
         found = self._unseen[seat]
         if found is None:
             held = (self.hands[seat], self.kitty) if seat == self.taker else (self.hands[seat],)
-            found = self._unseen[seat] = Unseen(held, self.remaining, self.ctx)
+            found = self._unseen[seat] = Unseen(seat, held, self.remaining, self.ctx,
+                                                self._watch)
         return found
 
     def deal(self, hands: list[list[Card]], kitty: list[Card]) -> None:
@@ -166,6 +164,7 @@ class PlayState:
         afresh)."""
         self.hands, self.kitty = hands, kitty
         self._unseen = [None] * len(hands)
+        self._watch = {}
 
     def is_defender(self, seat: int) -> bool:
         return seat in self.defenders
@@ -194,6 +193,7 @@ class PlayState:
         fields["voids"] = [set(v) for v in self.voids]
         fields["won"] = list(self.won)
         fields["_unseen"] = [None] * len(self.hands)  # (counted afresh on the copy)
+        fields["_watch"] = {}
         new.__dict__ = fields
         return new
 
@@ -250,27 +250,40 @@ class PlayState:
         remaining = self.remaining
         eff = ctx.eff
         ident = ctx.ident
+        watch = self._watch
         points = 0
         for card in cards:
             points += card.points
             hand.remove(card)
-            counts = remaining[eff[card.index]]
+            suit = eff[card.index]
+            counts = remaining[suit]
             which = ident[card.index]
             left = counts[which] - 1  # one card fewer; a key at zero is dropped
             if left:
                 counts[which] = left
             else:
                 del counts[which]
-        for other, unseen in enumerate(self._unseen):
-            if unseen is not None and other != seat:
-                unseen.played(cards)
+            # each other seat that counted the suit has one unseen card fewer (a key at
+            # zero dropped: the keys stay those, in the order, a fresh count gives); the
+            # mover's own play changes nothing it has not seen
+            for other, holding in watch.get(suit, ()):
+                if other != seat:
+                    left = holding.get(which, 0) - 1
+                    if left > 0:
+                        holding[which] = left
+                    elif left == 0:
+                        del holding[which]
+                    else:
+                        unseen = self._unseen[other]
+                        assert unseen is not None
+                        unseen.forget(suit)
         plays = self.plays
         if self._points[0] is plays and self._points[1] == len(plays):  # (counted on)
             self._points = (plays, len(plays) + 1, self._points[2] + points)
         plays.append((seat, cards))
         if self.calls and not self.settled:
             self._reveal(seat, cards)
-        if len(self.plays) == self.players:
+        if len(self.plays) == len(self.hands):
             self._finish_trick()
 
     def _reveal(self, seat: int, cards: Cards) -> None:
