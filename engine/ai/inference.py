@@ -76,8 +76,8 @@ class _Step:
 class _Replay:
     """The hand so far, replayed once: the table before each past play. The replay's
     public side (the trick, the cards left, voids, points, sides) follows from the plays
-    alone, so one replay serves every world; ``board.hands`` and ``board.kitty`` are
-    set to a world's before the heuristic is asked about it."""
+    alone, so one replay serves every world; a world's hands and kitty are dealt on
+    ``board`` (``PlayState.deal``) before the heuristic is asked about it."""
 
     def __init__(self, knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
                  recent: int | None = None) -> None:
@@ -103,7 +103,8 @@ class _Replay:
                           remaining=PlayState.tally(list(kitty) + [c for h in start for c in h],
                                                     ctx),
                           voids=[set() for _ in range(view.players)],
-                          calls=knowledge.calls(at_start=True), bid=view.bid)
+                          calls=knowledge.calls(at_start=True), bid=view.bid,
+                          decomposed=knowledge.decomposed)
         # (``recent``: the tricks before the last ``recent`` are replayed, not read)
         read_from = 0 if recent is None else len(self.history) - recent
         for t, plays in enumerate(self.history):
@@ -184,7 +185,7 @@ class _Scorer:
                        world.kitty_key if who == replay.taker else None)
                 agrees = self.agrees.get(key)
                 if agrees is None:
-                    board.hands, board.kitty = hands, world.kitty
+                    board.deal(hands, world.kitty)
                     guess = choose_play(board, who)
                     agrees = self.agrees[key] = _signature(guess, ctx) == step.signature
                 if not agrees:

@@ -19,14 +19,13 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.ai.table import PlayState
+from engine.ai.table import PlayState, SuitParts
 from engine.cards import ALL_CARDS, Card
 from engine.game import play_rules_for
 from engine.order import TrumpContext
-from engine.plays import PlayRules
+from engine.plays import Lead, PlayRules
 from engine.referee import play_key, trick_winner
 from engine.rules import Ruleset
-from engine.shapes import Unit
 from engine.teams import FriendCall
 from engine.views import SeatView
 
@@ -42,8 +41,12 @@ class Knowledge:
     voids: list[set[int]]
     kitty_known: bool
     fixed: dict[int, list[Card]]  # seat -> unseen cards known to be in its hand
-    # (``PlayState.decomposed``, shared by the worlds of this decision)
-    decomposed: dict[tuple[int, ...], list[Unit]] = field(default_factory=dict, repr=False)
+    # (``PlayState.decomposed``, shared by the worlds of this decision and, from
+    # ``from_view``, by the decisions under the same trump: ``shared_parts``)
+    decomposed: dict[tuple[int, ...], SuitParts] = field(default_factory=dict, repr=False)
+    # what every sample and every world of this knowledge start from, made once
+    _plan: _Plan | None = field(default=None, compare=False, repr=False)
+    _table: _Table | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
@@ -86,52 +89,40 @@ class Knowledge:
             if held:
                 fixed[standing.seat] = held
         _count_voids(unseen, fixed, voids, seat, ctx)
-        return cls(view, rules, play_rules_for(rules), ctx, seat, unseen, voids, kitty_known,
-                   fixed)
+        prules = play_rules_for(rules)
+        return cls(view, rules, prules, ctx, seat, unseen, voids, kitty_known, fixed,
+                   shared_parts(ctx, prules.lead_width))
 
     # -- sampling -------------------------------------------------------------------------
 
     def sample(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
         """Hands of every seat and the kitty, consistent with this knowledge."""
-        view = self.view
-        players = view.players
-        seat = self.seat
-        kitty_slot = players  # index of the kitty among the slots
-        capacity = [view.hand_sizes[s] if s != seat else 0 for s in range(players)]
-        capacity.append(0 if self.kitty_known else self.rules.kitty_size)
-        pool = Counter(self.unseen)
-        base: list[list[Card]] = [[] for _ in range(players + 1)]
-        for who, cards in self.fixed.items():
-            base[who] = list(cards)
-            capacity[who] -= len(cards)
-            pool.subtract(cards)
-        cards = list(pool.elements())
-        eff = self.ctx.eff
-        allowed_by_suit: dict[int, list[int]] = {}
-        for card in cards:
-            suit = eff[card.index]
-            if suit not in allowed_by_suit:
-                allowed_by_suit[suit] = [s for s in range(players + 1)
-                                         if capacity[s] > 0 and
-                                         (s == kitty_slot or suit not in self.voids[s])]
+        plan = self._plan
+        if plan is None:
+            plan = self._plan = _Plan(self)
+        players, seat = plan.players, self.seat
+        capacity = plan.capacity
+        cards = list(plan.cards)
+        options_of = plan.options  # card index -> the slots it may go to
+        ranks = plan.ranks
         for attempt in range(30):
             respect_voids = attempt < 29
             rng.shuffle(cards)
-            order = sorted(cards, key=lambda c: len(allowed_by_suit[eff[c.index]])) \
-                if respect_voids else cards
+            order = sorted(cards, key=lambda c: ranks[c.index]) if respect_voids else cards
             left = list(capacity)
-            slots = [list(h) for h in base]
+            slots = [list(h) for h in plan.base]
             ok = True
             for card in order:
-                options = allowed_by_suit[eff[card.index]] if respect_voids else \
-                    [s for s in range(players + 1) if capacity[s] > 0]
-                weights = [left[s] for s in options]
-                total = sum(weights)
+                options = options_of[card.index] if respect_voids else plan.open_slots
+                total = 0
+                for s in options:
+                    total += left[s]
                 if total == 0:
                     ok = False
                     break
                 pick = rng.randrange(total)
-                for s, w in zip(options, weights):  # noqa: B007 - the pick is used after
+                for s in options:
+                    w = left[s]
                     if pick < w:
                         break
                     pick -= w
@@ -140,10 +131,10 @@ class Knowledge:
             if ok:
                 break
         hands = slots[:players]
-        hands[seat] = list(view.hand)
+        hands[seat] = list(self.view.hand)
         for hand in hands:  # one canonical order: the policy breaks ties by position
             hand.sort(key=_by_index)
-        kitty = list(view.kitty) if self.kitty_known else slots[kitty_slot]
+        kitty = list(self.view.kitty) if self.kitty_known else slots[players]
         return hands, kitty
 
     def world(self, rng: random.Random) -> PlayState:
@@ -154,32 +145,24 @@ class Knowledge:
         """The world with these sampled ``hands`` and ``kitty`` (from ``sample``)."""
         view = self.view
         assert view.dealer is not None and view.kitty_taker is not None
-        trick = list(view.trick)
-        leader = trick[0][0] if trick else view.turn
-        assert leader is not None
-        # the cards not yet played as the seat knows them: its hand, its kitty, the unseen
-        # (in a real hand exactly the world's cards; in a made-up position with cards
-        # that are nowhere, the seat still reasons as if they were somewhere unseen)
-        mine = list(self.view.hand) + (list(self.view.kitty) if self.kitty_known else [])
-        remaining = PlayState.tally(mine + list(self.unseen.elements()), self.ctx)
-        won = [0] * view.players
-        for _, winner, pts in view.tricks:
-            won[winner] += pts
+        table = self._table
+        if table is None:
+            table = self._table = _Table(self)
+        assert table.leader is not None
         state = PlayState(self.rules, self.prules, self.ctx, view.dealer, view.kitty_taker,
-                          hands, kitty, leader, view.attacker_points,
-                          remaining=remaining, voids=[set(v) for v in self.voids],
+                          hands, kitty, table.leader, view.attacker_points,
+                          remaining={suit: dict(counts)
+                                     for suit, counts in table.remaining.items()},
+                          voids=[set(v) for v in self.voids],
                           defenders=frozenset(view.defenders), settled=view.sides_settled,
-                          calls=self.calls(), won=won, bid=view.bid,
+                          calls=table.calls, won=list(table.won), bid=view.bid,
                           decomposed=self.decomposed)
-        if trick:
-            lead = self.prules.lead(trick[0][1], self.ctx)
-            state.lead = lead
-            state.plays = [(s, tuple(c)) for s, c in trick]
-            best = trick_winner(self.prules, lead, [cards for _, cards in trick], self.ctx)
-            state.best = best
-            state.best_key = play_key(self.prules, lead, trick[best][1], self.ctx)
+        if table.lead is not None:
+            state.lead = table.lead
+            state.plays = list(table.plays)
+            state.best = table.best
+            state.best_key = table.best_key
         return state
-
 
     def calls(self, *, at_start: bool = False) -> tuple[FriendCall, ...]:
         """find-friends: the calls as the view shows them now (or, ``at_start``, before
@@ -193,6 +176,89 @@ class Knowledge:
                 played.update(cards)
         return tuple(FriendCall(card, copy, played[card] if by is None else copy, by)
                      for card, copy, by in view.calls)
+
+
+#: ``SuitParts`` by trump context and lead width: a pure function of the cards, so the
+#: decisions of a hand share them (bounded: a table is emptied when full)
+_PARTS: dict[tuple[TrumpContext, int], dict[tuple[int, ...], SuitParts]] = {}
+_PARTS_CONTEXTS = 8
+_PARTS_ENTRIES = 10_000
+
+
+def shared_parts(ctx: TrumpContext, lead_width: int) -> dict[tuple[int, ...], SuitParts]:
+    """The table of ``SuitParts`` for ``ctx`` (equal contexts share one: a decision made
+    in a worker process gets its context unpickled)."""
+    found = _PARTS.get((ctx, lead_width))
+    if found is None:
+        if len(_PARTS) >= _PARTS_CONTEXTS:
+            _PARTS.clear()
+        found = _PARTS[(ctx, lead_width)] = {}
+    elif len(found) >= _PARTS_ENTRIES:
+        found.clear()
+    return found
+
+
+class _Plan:
+    """The world-independent part of ``Knowledge.sample``: the slots (the other seats,
+    then the kitty) with their capacities and the cards known to be there, the unseen
+    cards left to deal in one fixed order, and where each card may go (never to a seat
+    void in its suit)."""
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        view = knowledge.view
+        self.players = players = view.players
+        seat = knowledge.seat
+        kitty_slot = players  # index of the kitty among the slots
+        capacity = [view.hand_sizes[s] if s != seat else 0 for s in range(players)]
+        capacity.append(0 if knowledge.kitty_known else knowledge.rules.kitty_size)
+        pool = Counter(knowledge.unseen)
+        base: list[list[Card]] = [[] for _ in range(players + 1)]
+        for who, cards in knowledge.fixed.items():
+            base[who] = list(cards)
+            capacity[who] -= len(cards)
+            pool.subtract(cards)
+        self.capacity, self.base = capacity, base
+        self.cards = list(pool.elements())
+        eff = knowledge.ctx.eff
+        self.options: dict[int, list[int]] = {}
+        self.ranks: dict[int, int] = {}  # how many slots a card may go to
+        by_suit: dict[int, list[int]] = {}
+        for card in self.cards:
+            suit = eff[card.index]
+            if suit not in by_suit:
+                by_suit[suit] = [s for s in range(players + 1)
+                                 if capacity[s] > 0 and
+                                 (s == kitty_slot or suit not in knowledge.voids[s])]
+            self.options[card.index] = by_suit[suit]
+            self.ranks[card.index] = len(by_suit[suit])
+        self.open_slots = [s for s in range(players + 1) if capacity[s] > 0]
+
+
+class _Table:
+    """The world-independent part of ``Knowledge.world_from``: the unplayed cards by
+    suit, the points each seat won, the calls, and the trick so far."""
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        view = knowledge.view
+        ctx, prules = knowledge.ctx, knowledge.prules
+        # the cards not yet played as the seat knows them: its hand, its kitty, the unseen
+        # (in a real hand exactly the world's cards; in a made-up position with cards
+        # that are nowhere, the seat still reasons as if they were somewhere unseen)
+        mine = list(view.hand) + (list(view.kitty) if knowledge.kitty_known else [])
+        self.remaining = PlayState.tally(mine + list(knowledge.unseen.elements()), ctx)
+        self.won = [0] * view.players
+        for _, winner, pts in view.tricks:
+            self.won[winner] += pts
+        self.calls = knowledge.calls()
+        trick = list(view.trick)
+        self.plays = [(s, tuple(c)) for s, c in trick]
+        self.leader = trick[0][0] if trick else view.turn
+        self.lead: Lead | None = None
+        self.best, self.best_key = 0, None
+        if trick:
+            self.lead = lead = prules.lead(trick[0][1], ctx)
+            self.best = trick_winner(prules, lead, [cards for _, cards in trick], ctx)
+            self.best_key = play_key(prules, lead, trick[self.best][1], ctx)
 
 
 def _count_voids(unseen: Counter[Card], fixed: dict[int, list[Card]], voids: list[set[int]],

@@ -14,13 +14,14 @@ with the lowest trump that wins, otherwise throw the least valuable card, keepin
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, combinations
 
-from engine.ai.table import Cards, PlayState, distinct
+from engine.ai.table import Cards, PlayState, SuitParts, Unseen, distinct
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.legal import constructive_follow, legal_follows, sure_throws
-from engine.order import TRUMP
+from engine.legal import constructive_follow, legal_follows
+from engine.order import TRUMP, TrumpContext
 from engine.plays import Lead, fill_structure
 from engine.referee import play_key, takes_lead
 from engine.shapes import (
@@ -61,44 +62,13 @@ def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
 
 # -- knowledge helpers ------------------------------------------------------------------
 
-class _Outstanding(dict[int, Holding]):
-    """Lazily, per effective suit: the cards a seat has not seen (ident -> count):
-    unplayed, not in its hand, not in a kitty it buried."""
-
-    def __init__(self, state: PlayState, seat: int) -> None:
-        super().__init__()
-        self.state = state
-        self.seat = seat
-
-    def __missing__(self, suit: int) -> Holding:
-        # (most policies ask for one or two suits: the seat's cards of that suit only are
-        # subtracted, instead of counting the whole hand first)
-        state = self.state
-        eff, ident = state.ctx.eff, state.ctx.ident
-        found = dict(state.remaining.get(suit, {}))
-        mine = False
-        for held in (state.hands[self.seat], state.kitty) if self.seat == state.taker \
-                else (state.hands[self.seat],):
-            for card in held:
-                if eff[card.index] == suit:
-                    found[ident[card.index]] -= 1
-                    mine = True
-        if mine:  # the same holding, keys in the same order, without those at zero
-            found = {key: k for key, k in found.items() if k}
-        self[suit] = found
-        return found
-
-    def get(self, suit: int, default: object = None) -> Holding:
-        return self[suit]
-
-
 def _opponents(state: PlayState, seat: int) -> list[int]:
-    return [s for s in range(state.players) if not state.same_side(s, seat)]
+    return [s for s in range(len(state.hands)) if not state.same_side(s, seat)]
 
 
 def _still_to_play(state: PlayState, seat: int) -> list[int]:
     """Seats after ``seat`` in the current trick."""
-    n = state.players
+    n = len(state.hands)
     done = len(state.plays) + 1
     return [(seat + k) % n for k in range(1, n - done + 1)]
 
@@ -112,50 +82,51 @@ def _dump_key(card: Card, state: PlayState, suit_len: dict[int, int], rich: bool
     return (first, int(e == TRUMP), card.points, state.ctx.strength[card.index], suit_len[e])
 
 
-def _trump_rich(state: PlayState, seat: int, out: dict[int, Holding]) -> bool:
-    """Does the seat hold every unseen trump's match and more (all the trumps, or more
-    than twice the ones it has not seen)? Then a low trump is cheaper than points."""
-    eff = state.ctx.eff
-    mine = sum(1 for c in state.hands[seat] if eff[c.index] == TRUMP)
-    unseen = sum(out.get(TRUMP, {}).values())
+def _trump_rich(mine: int, out: Unseen) -> bool:
+    """Does the seat, holding ``mine`` trumps, hold every unseen trump's match and more
+    (all the trumps, or more than twice the ones it has not seen)? Then a low trump is
+    cheaper than points."""
+    unseen = sum(out[TRUMP].values())
     return mine > 0 and (unseen == 0 or mine > 2 * unseen)
 
 
-def _void(state: PlayState, other: int, suit: int, out: dict[int, Holding]) -> bool:
+def _void(state: PlayState, other: int, suit: int, out: Unseen) -> bool:
     """Is ``other`` void in ``suit`` as far as the seat behind ``out`` can tell: shown
     void, or every card of the suit it has not seen is gone (counting)?"""
-    return suit in state.voids[other] or not out.get(suit)
+    return suit in state.voids[other] or not out[suit]
 
 
-def _feed_key(card: Card, state: PlayState, suit_len: dict[int, int]) -> tuple[int, int, int]:
-    e = state.ctx.eff[card.index]
-    return (int(e == TRUMP), -card.points, state.ctx.strength[card.index])
+def _later_opponents(state: PlayState, seat: int) -> list[int]:
+    """The opponents of ``seat`` still to play in the current trick."""
+    return [s for s in _still_to_play(state, seat) if not state.same_side(s, seat)]
 
 
 def _secure(state: PlayState, seat: int, key: tuple[int, int, int] | None, suit: int,
-            out: dict[int, Holding]) -> bool:
+            out: Unseen, later: list[int] | None = None) -> bool:
     """Would a play of strength ``key`` in effective suit ``suit`` keep the trick against
-    the opponents still to play after ``seat``, as far as ``seat`` can tell?"""
+    the opponents still to play after ``seat`` (``later``, when known), as far as
+    ``seat`` can tell?"""
     lead = state.lead
     assert lead is not None
     if key is None:
         return False
-    later = [s for s in _still_to_play(state, seat) if not state.same_side(s, seat)]
+    if later is None:
+        later = _later_opponents(state, seat)
     if not later:
         return True
     first = lead.units[0]
     probe = Unit(first.width, first.length, key[2], ())
-    trumps_out = bool(out.get(TRUMP))
+    trumps_out = bool(out[TRUMP])
     for opp in later:
         void_led = _void(state, opp, lead.suit, out)
         if suit == lead.suit:
-            if not void_led and not unbeatable_by(probe, out.get(suit, {}), state.ctx):
+            if not void_led and not unbeatable_by(probe, out[suit], state.ctx):
                 return False
             if suit != TRUMP and void_led and trumps_out and not _void(state, opp, TRUMP, out):
                 return False
         else:  # a ruff: beaten only by a higher ruff from someone also void
             if void_led and not _void(state, opp, TRUMP, out) and \
-                    not unbeatable_by(probe, out.get(TRUMP, {}), state.ctx):
+                    not unbeatable_by(probe, out[TRUMP], state.ctx):
                 return False
     return True
 
@@ -173,7 +144,7 @@ def certain_win(state: PlayState, seat: int, cards: Cards) -> bool:
     later = [s for s in _still_to_play(state, seat) if not state.same_side(s, seat)]
     if not later:
         return True
-    out = _Outstanding(state, seat)
+    out = state.unseen(seat)
     first = lead.units[0]
     probe = Unit(first.width, first.length, key[2], ())
     suit = ctx.eff[cards[0].index]
@@ -181,11 +152,11 @@ def certain_win(state: PlayState, seat: int, cards: Cards) -> bool:
         trump_void = _void(state, opp, TRUMP, out)
         if suit == lead.suit:
             if not _void(state, opp, suit, out) and \
-                    not unbeatable_by(probe, out.get(suit, {}), ctx):
+                    not unbeatable_by(probe, out[suit], ctx):
                 return False
             if suit != TRUMP and not trump_void:  # it may be void and ruff
                 return False
-        elif not trump_void and not unbeatable_by(probe, out.get(TRUMP, {}), ctx):
+        elif not trump_void and not unbeatable_by(probe, out[TRUMP], ctx):
             return False
     return True
 
@@ -197,8 +168,8 @@ def ruffable_lead(state: PlayState, seat: int, cards: Cards) -> bool:
     suit = ctx.eff[cards[0].index]
     if state.lead is not None or suit == TRUMP:
         return False
-    out = _Outstanding(state, seat)
-    if not out.get(TRUMP):
+    out = state.unseen(seat)
+    if not out[TRUMP]:
         return False
     return any(_void(state, o, suit, out) and not _void(state, o, TRUMP, out)
                for o in range(state.players) if not state.same_side(o, seat))
@@ -211,14 +182,15 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
     ctx = state.ctx
     hand = state.hands[seat]
     eff = ctx.eff
-    strength = ctx.strength
     may_throw = state.prules.throws
     max_width = state.prules.lead_width
-    out = _Outstanding(state, seat)
+    out = state.unseen(seat)
     opps = _opponents(state, seat)
-    partner = next((s for s in range(state.players) if s != seat and state.same_side(s, seat)),
+    partner = next((s for s in range(len(state.hands))
+                    if s != seat and state.same_side(s, seat)),
                    seat)
-    trumps_out = bool(out.get(TRUMP))
+    trumps_out = bool(out[TRUMP])
+    voids = state.voids
     by_suit: dict[int, list[Card]] = {}
     for card in hand:
         by_suit.setdefault(eff[card.index], []).append(card)
@@ -232,40 +204,41 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
 
     few_left = len(hand) <= 4
     for suit, cards in by_suit.items():
-        other = out.get(suit, {})
+        other = out[suit]
         side = suit != TRUMP
+        # (``_void`` inlined: with trumps out, a seat is void in trumps only if shown)
         ruff_risk = side and trumps_out and any(
-            _void(state, o, suit, out) and not _void(state, o, TRUMP, out) for o in opps)
-        partner_ruffs = side and _void(state, partner, suit, out) and \
-            not _void(state, partner, TRUMP, out) and not ruff_risk
+            (suit in voids[o] or not other) and TRUMP not in voids[o] for o in opps)
+        partner_ruffs = side and (suit in voids[partner] or not other) and \
+            trumps_out and TRUMP not in voids[partner] and not ruff_risk
         # a trump lead that is not a sure winner runs into the unseen higher trumps
         beaten = not side and trumps_out
         index_key = tuple(c.index for c in cards)
-        units = state.decomposed.get(index_key)
-        if units is None:
-            units = state.decomposed[index_key] = decompose(cards, ctx, max_width)
-        winners = [u for u in units if unbeatable_by(u, other, ctx)]
-        for unit in winners:
-            ucards = unit_cards(unit, cards, ctx)
-            score = 60 + 8 * unit.size + sum(c.points for c in ucards) / 2
-            if not side:
-                score -= 12 if not few_left else 0
-            if ruff_risk:  # a "winner" an opponent ruffs: its points change sides
-                score -= 60 + sum(c.points for c in ucards)
-            add(score, ucards)
-        if may_throw and not ruff_risk and len(winners) >= 2:
-            throws = sure_throws(cards, other, ctx, max_width)
-            if throws:
-                throw = throws[0]
+        parts = state.decomposed.get(index_key)
+        if parts is None:
+            parts = state.decomposed[index_key] = suit_parts(cards, ctx, max_width)
+        units = parts.units
+        winning = [unbeatable_by(u, other, ctx) for u in units]
+        for i, unit in enumerate(units):
+            if winning[i]:
+                ucards = parts.cards[i]
+                score = 60 + 8 * unit.size + parts.points[i] / 2
+                if not side:
+                    score -= 12 if not few_left else 0
+                if ruff_risk:  # a "winner" an opponent ruffs: its points change sides
+                    score -= 60 + parts.points[i]
+                add(score, ucards)
+        if may_throw and not ruff_risk and winning.count(True) >= 2:
+            throw = first_sure_throw(parts, winning, other, ctx, max_width)
+            if throw is not None:
                 add(72 + 5 * len(throw) + sum(c.points for c in throw) / 2
                     - (15 if not side else 0), throw)
-        for unit in units:  # structure that is not a sure winner still forces pairs out
-            if unit.size >= 2 and unit not in winners:
-                ucards = unit_cards(unit, cards, ctx)
-                pts = sum(c.points for c in ucards)
+        for i, unit in enumerate(units):  # structure that is not a sure winner still
+            if unit.size >= 2 and not winning[i]:  # forces pairs out
+                pts = parts.points[i]
                 add(28 + 4 * unit.size - (4 if ruff_risk or beaten else 2) * pts
-                    - (10 if not side else 0) - (30 if ruff_risk else 0), ucards)
-        low = min(cards, key=lambda c: (c.points, strength[c.index]))
+                    - (10 if not side else 0) - (30 if ruff_risk else 0), parts.cards[i])
+        low = parts.low
         # points led where they are lost: into a void an opponent can ruff, or under
         # unseen higher trumps
         score = 20 - (5 if ruff_risk or beaten else 2) * low.points \
@@ -279,7 +252,7 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
         if ruff_risk:
             score -= 6
         add(score, (low,))
-        top = max(cards, key=lambda c: strength[c.index])
+        top = parts.top
         if top is not low:
             lost = 5 if ruff_risk or beaten else 2
             add(score - 15 - lost * (top.points - low.points), (top,))
@@ -287,6 +260,37 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
         return [max(scored)[2]]
     scored.sort(reverse=True)
     return [cards for _, _, cards in scored]
+
+
+def suit_parts(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> SuitParts:
+    """What a lead reads of one suit's ``cards`` (a pure function of them)."""
+    strength = ctx.strength
+    units = decompose(cards, ctx, max_width)
+    ucards = [unit_cards(unit, cards, ctx) for unit in units]
+    return SuitParts(units, ucards, [sum(c.points for c in u) for u in ucards],
+                     min(cards, key=lambda c: (c.points, strength[c.index])),
+                     max(cards, key=lambda c: strength[c.index]))
+
+
+def first_sure_throw(parts: SuitParts, winning: list[bool], other: Holding,
+                     ctx: TrumpContext, max_width: int) -> Cards | None:
+    """``engine.legal.sure_throws(cards, other, …)[0]`` (None when there is none), from
+    the suit's ``parts`` and which of them ``other`` cannot beat (``winning``), trying
+    the groups in the same order but stopping at the first sure throw."""
+    units = [i for i, w in enumerate(winning) if w]
+    if len(units) < 2:
+        return None
+    groups: Iterable[Sequence[int]]
+    if len(units) <= 5:
+        groups = (g for n in range(len(units), 1, -1) for g in combinations(units, n))
+    else:
+        groups = chain([units], (units[:i] + units[i + 1:] for i in range(len(units))))
+    for group in groups:
+        throw = tuple(c for i in group for c in parts.cards[i])
+        pieces = decompose(throw, ctx, max_width)
+        if len(pieces) > 1 and all(unbeatable_by(p, other, ctx) for p in pieces):
+            return throw
+    return None
 
 
 # -- following ------------------------------------------------------------------------------
@@ -311,28 +315,46 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
         (led if e == led_suit else rest).append(c)
     best_seat = state.plays[state.best][0]
     best_cards = state.plays[state.best][1]
-    out = _Outstanding(state, seat)
+    best_key = state.best_key
+    out = state.unseen(seat)
+    found: list[list[int]] = []  # (``later``, once asked)
+
+    def later() -> list[int]:
+        if not found:
+            found.append(_later_opponents(state, seat))
+        return found[0]
+
     partner_winning = state.same_side(best_seat, seat)
     best_suit = eff[best_cards[0].index]
-    secure = partner_winning and _secure(state, seat, state.best_key, best_suit, out)
-    last = len(state.plays) + 1 == state.players  # nobody plays after this seat
+    secure = partner_winning and _secure(state, seat, best_key, best_suit, out, later())
+    last = len(state.plays) + 1 == len(state.hands)  # nobody plays after this seat
     pts = state.trick_points()
     few_left = len(hand) <= 4
     single = n == 1 and len(led) > n  # (a single card followed in suit: ``rich`` unread)
-    rich = not single and not partner_winning and _trump_rich(state, seat, out)
+    rich = not single and not partner_winning and \
+        _trump_rich(suit_len.get(TRUMP, 0), out)
+
+    # (``_dump_key`` and ``_feed_key``, inlined: the play-outs' commonest sort keys)
+    def dump_key(c: Card) -> tuple[int, int, int, int, int]:
+        e = eff[c.index]
+        return (int(c.points > 0) if rich else 0, int(e == TRUMP), c.points,
+                strength[c.index], suit_len[e])
+
+    def feed_key(c: Card) -> tuple[int, int, int]:
+        return (int(eff[c.index] == TRUMP), -c.points, strength[c.index])
 
     def dump(pool: Sequence[Card], k: int) -> list[Card]:
-        return sorted(pool, key=lambda c: _dump_key(c, state, suit_len, rich))[:k]
+        if k == 1 and pool:  # (the first of the sorted: the first minimum)
+            return [min(pool, key=dump_key)]
+        return sorted(pool, key=dump_key)[:k]
 
     def feed(pool: Sequence[Card], k: int) -> list[Card]:
-        return sorted(pool, key=lambda c: _feed_key(c, state, suit_len))[:k]
-
-    def beats(cards: Cards) -> bool:
-        key = play_key(prules, lead, cards, ctx)
-        return takes_lead(key, state.best_key)
+        if k == 1 and pool:
+            return [min(pool, key=feed_key)]
+        return sorted(pool, key=feed_key)[:k]
 
     def holds(cards: Cards, suit: int) -> bool:
-        return _secure(state, seat, play_key(prules, lead, cards, ctx), suit, out)
+        return _secure(state, seat, play_key(prules, lead, cards, ctx), suit, out, later())
 
     ranked: list[Cards] = []
     if len(led) <= n:
@@ -359,14 +381,17 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
         if first and secure:
             return [(max(led, key=lambda c: (c.points, -strength[c.index])),)]
         by_low = sorted(led, key=lambda c: (strength[c.index], c.points))
-        winners = [c for c in by_low if beats((c,))]
+        keys = [play_key(prules, lead, (c,), ctx) for c in by_low]
+        beating = [i for i, key in enumerate(keys) if takes_lead(key, best_key)]
+        winners = [by_low[i] for i in beating]
         if secure:
             ranked.append((max(led, key=lambda c: (c.points, -strength[c.index])),))
         elif winners:
             if last:
                 ranked.append((max(winners, key=lambda c: (c.points, -strength[c.index])),))
             else:
-                sure = next((c for c in winners if holds((c,), lead.suit)), None)
+                sure = next((by_low[i] for i in beating if _secure(
+                    state, seat, keys[i], lead.suit, out, later())), None)
                 if sure is not None:
                     ranked.append((sure,))
                 elif pts >= 10 or (partner_winning is False and few_left):

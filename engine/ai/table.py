@@ -29,10 +29,65 @@ from engine.plays import Lead, PlayKey, PlayRules
 from engine.referee import attackers_gain, failed_throw, kitty_ruling, play_key, takes_lead
 from engine.rules import Ruleset
 from engine.scoring import take_over_points, takes_over
-from engine.shapes import Unit
+from engine.shapes import Holding, Unit
 from engine.teams import FriendCall, Sides, reveal
 
 Cards = tuple[Card, ...]
+
+
+class Unseen(dict[int, Holding]):
+    """Lazily, per effective suit: the cards one seat has not seen (ident -> count):
+    unplayed, not in its hand, not in a kitty it buried. ``PlayState.play`` keeps the
+    suits already counted up to date (a card another seat plays is one unseen card
+    fewer; the seat's own play changes nothing it has not seen), so a seat's suit is
+    counted once per play-out instead of once per move."""
+
+    __slots__ = ("eff", "held", "ident", "remaining", "seat", "watch")
+
+    def __init__(self, seat: int, held: Sequence[Sequence[Card]],
+                 remaining: dict[int, Holding], ctx: TrumpContext,
+                 watch: dict[int, list[tuple[int, Holding]]]) -> None:
+        super().__init__()
+        self.seat = seat
+        self.held = held  # the seat's hand (the list the state plays from), its kitty
+        self.remaining = remaining
+        self.eff, self.ident = ctx.eff, ctx.ident
+        self.watch = watch  # the state's: effective suit -> the counts to keep up to date
+
+    def __missing__(self, suit: int) -> Holding:
+        # (most policies ask for one or two suits: the seat's cards of that suit only are
+        # subtracted, instead of counting the whole hand first)
+        eff, ident = self.eff, self.ident
+        found = dict(self.remaining.get(suit, {}))
+        mine = False
+        for held in self.held:
+            for card in held:
+                if eff[card.index] == suit:
+                    found[ident[card.index]] -= 1
+                    mine = True
+        if mine:  # the same holding, keys in the same order, without those at zero
+            found = {key: k for key, k in found.items() if k}
+        self[suit] = found
+        self.watch.setdefault(suit, []).append((self.seat, found))
+        return found
+
+    def forget(self, suit: int) -> None:
+        """Count ``suit`` afresh when next asked (a card nowhere in the count was played:
+        a made-up position)."""
+        found = self.pop(suit)
+        self.watch[suit] = [(s, h) for s, h in self.watch[suit] if h is not found]
+
+
+@dataclass(frozen=True, slots=True)
+class SuitParts:
+    """One seat's cards of one effective suit as a lead reads them (built by the policy:
+    ``engine.ai.policy.suit_parts``)."""
+
+    units: list[Unit]  # the engine's decomposition
+    cards: list[Cards]  # each unit's cards
+    points: list[int]  # each unit's points
+    low: Card  # the fewest points, then the weakest (the first such)
+    top: Card  # the strongest (the first such)
 
 
 @dataclass
@@ -64,10 +119,18 @@ class PlayState:
     calls: tuple[FriendCall, ...] = ()  # find-friends: the calls, as far as answered
     won: list[int] = field(default_factory=list)  # trick points won, by seat
     bid: int | None = None  # three-bid: the attackers' threshold
-    # the policy's decompositions of a suit's cards (card indices in order -> units), a
+    # the policy's reading of a suit's cards (card indices in order -> ``SuitParts``), a
     # pure function of them shared by every copy and every world of one decision
-    decomposed: dict[tuple[int, ...], list[Unit]] = field(
+    decomposed: dict[tuple[int, ...], SuitParts] = field(
         default_factory=dict, compare=False, repr=False)
+    # each seat's ``Unseen`` once asked (``unseen``), kept up to date by ``play``
+    _unseen: list[Unseen | None] = field(default_factory=list, compare=False, repr=False)
+    # the counts of ``_unseen`` by effective suit, for ``play`` to keep up to date
+    _watch: dict[int, list[tuple[int, Holding]]] = field(
+        default_factory=dict, compare=False, repr=False)
+    # ``trick_points`` as last counted: (the ``plays`` list, its length, the points)
+    _points: tuple[list[tuple[int, Cards]] | None, int, int] = field(
+        default=(None, 0, 0), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.defenders or self.settled is None:
@@ -76,6 +139,8 @@ class PlayState:
             self.settled = start.settled if self.settled is None else self.settled
         if not self.won:
             self.won = [0] * len(self.hands)
+        self._unseen = [None] * len(self.hands)
+        self._watch = {}
 
     @property
     def players(self) -> int:
@@ -83,7 +148,23 @@ class PlayState:
 
     @property
     def turn(self) -> int:
-        return (self.leader + len(self.plays)) % self.players
+        return (self.leader + len(self.plays)) % len(self.hands)
+
+    def unseen(self, seat: int) -> Unseen:
+        """The cards ``seat`` has not seen, by effective suit (``Unseen``)."""
+        found = self._unseen[seat]
+        if found is None:
+            held = (self.hands[seat], self.kitty) if seat == self.taker else (self.hands[seat],)
+            found = self._unseen[seat] = Unseen(seat, held, self.remaining, self.ctx,
+                                                self._watch)
+        return found
+
+    def deal(self, hands: list[list[Card]], kitty: list[Card]) -> None:
+        """Put other ``hands`` and ``kitty`` on this table (the unseen cards are counted
+        afresh)."""
+        self.hands, self.kitty = hands, kitty
+        self._unseen = [None] * len(hands)
+        self._watch = {}
 
     def is_defender(self, seat: int) -> bool:
         return seat in self.defenders
@@ -111,11 +192,18 @@ class PlayState:
         fields["remaining"] = {k: dict(v) for k, v in self.remaining.items()}
         fields["voids"] = [set(v) for v in self.voids]
         fields["won"] = list(self.won)
+        fields["_unseen"] = [None] * len(self.hands)  # (counted afresh on the copy)
+        fields["_watch"] = {}
         new.__dict__ = fields
         return new
 
     def trick_points(self) -> int:
-        return sum(c.points for _, cards in self.plays for c in cards)
+        plays = self._points[0]
+        if plays is self.plays and self._points[1] == len(plays):
+            return self._points[2]
+        points = sum(c.points for _, cards in self.plays for c in cards)
+        self._points = (self.plays, len(self.plays), points)
+        return points
 
     @classmethod
     def tally(cls, cards: Sequence[Card], ctx: TrumpContext) -> dict[int, dict[int, int]]:
@@ -151,7 +239,10 @@ class PlayState:
         else:
             lead = self.lead
             eff = ctx.eff
-            if sum(1 for c in cards if eff[c.index] == lead.suit) < lead.size:
+            if lead.size == 1:  # (the commonest follow: one card)
+                if eff[cards[0].index] != lead.suit:
+                    self.voids[seat].add(lead.suit)
+            elif sum(1 for c in cards if eff[c.index] == lead.suit) < lead.size:
                 self.voids[seat].add(lead.suit)
             key = play_key(self.prules, lead, cards, ctx)
             if takes_lead(key, self.best_key):
@@ -159,19 +250,40 @@ class PlayState:
         remaining = self.remaining
         eff = ctx.eff
         ident = ctx.ident
+        watch = self._watch
+        points = 0
         for card in cards:
+            points += card.points
             hand.remove(card)
-            counts = remaining[eff[card.index]]
+            suit = eff[card.index]
+            counts = remaining[suit]
             which = ident[card.index]
             left = counts[which] - 1  # one card fewer; a key at zero is dropped
             if left:
                 counts[which] = left
             else:
                 del counts[which]
-        self.plays.append((seat, cards))
+            # each other seat that counted the suit has one unseen card fewer (a key at
+            # zero dropped: the keys stay those, in the order, a fresh count gives); the
+            # mover's own play changes nothing it has not seen
+            for other, holding in watch.get(suit, ()):
+                if other != seat:
+                    left = holding.get(which, 0) - 1
+                    if left > 0:
+                        holding[which] = left
+                    elif left == 0:
+                        del holding[which]
+                    else:
+                        unseen = self._unseen[other]
+                        assert unseen is not None
+                        unseen.forget(suit)
+        plays = self.plays
+        if self._points[0] is plays and self._points[1] == len(plays):  # (counted on)
+            self._points = (plays, len(plays) + 1, self._points[2] + points)
+        plays.append((seat, cards))
         if self.calls and not self.settled:
             self._reveal(seat, cards)
-        if len(self.plays) == self.players:
+        if len(self.plays) == len(self.hands):
             self._finish_trick()
 
     def _reveal(self, seat: int, cards: Cards) -> None:
@@ -189,6 +301,7 @@ class PlayState:
         self.attacker_points += attackers_gain(pts, defenders_take=self.is_defender(winner))
         self.last_winner, self.last_play = winner, winning
         self.plays = []
+        self._points = (self.plays, 0, 0)
         self.lead = None
         self.best, self.best_key = 0, None
         self.leader = winner

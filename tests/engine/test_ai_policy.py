@@ -7,12 +7,13 @@ import random
 import pytest
 
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import _Outstanding
+from engine.ai.policy import choose_play, first_sure_throw, suit_parts
 from engine.ai.search import playout
 from engine.ai.table import PlayState
-from engine.cards import ALL_CARDS
+from engine.cards import ALL_CARDS, Card
 from engine.game import Playing
-from engine.shapes import Holding, decompose
+from engine.legal import sure_throws
+from engine.shapes import Holding, decompose, unbeatable_by, unit_cards
 from engine.views import seat_view
 from tests.engine.test_ai_inference import CASES, _position
 
@@ -52,12 +53,16 @@ def test_unseen_cards_by_suit_are_the_straightforward_count(
     for _ in range(3):
         world = knowledge.world(rng)
         suits = set(world.remaining) | {world.ctx.eff[c.index] for h in world.hands for c in h}
-        for seat in range(world.players):
-            out = _Outstanding(world, seat)
-            for suit in sorted(suits):
-                # (the same keys in the same order: the policy iterates holdings)
-                assert list(out[suit].items()) == \
-                    list(_outstanding_oracle(world, seat, suit).items())
+        while not world.done:  # (counted once, then kept up to date by every play)
+            for seat in range(world.players):
+                out = world.unseen(seat)
+                for suit in sorted(suits):
+                    # (the same keys in the same order: the policy iterates holdings)
+                    assert list(out[suit].items()) == \
+                        list(_outstanding_oracle(world, seat, suit).items())
+            world.play(choose_play(world, world.turn))
+        copy = world.copy()  # (a copy counts afresh)
+        assert all(unseen is None for unseen in copy._unseen)
 
 
 @pytest.mark.parametrize(("preset", "seed", "tricks", "into"),
@@ -72,5 +77,45 @@ def test_decompositions_shared_by_the_worlds_are_the_engines(
         assert world.decomposed is knowledge.decomposed
     assert knowledge.decomposed  # (the play-outs led)
     width = knowledge.prules.lead_width
-    for indices, units in knowledge.decomposed.items():
-        assert units == decompose([ALL_CARDS[i] for i in indices], knowledge.ctx, width)
+    ctx = knowledge.ctx
+    for indices, parts in knowledge.decomposed.items():
+        cards = [ALL_CARDS[i] for i in indices]
+        assert parts.units == decompose(cards, ctx, width)
+        assert parts.cards == [unit_cards(u, cards, ctx) for u in parts.units]
+        assert parts.points == [sum(c.points for c in u) for u in parts.cards]
+        assert parts.low is min(cards, key=lambda c: (c.points, ctx.strength[c.index]))
+        assert parts.top is max(cards, key=lambda c: ctx.strength[c.index])
+
+
+def test_the_first_sure_throw_is_the_engines() -> None:
+    # every suit of every hand, against what each seat has not seen, at every lead of
+    # play-outs from the positions (and against no unseen cards at all: every group sure)
+    throws = 0
+    for preset, seed, tricks, into in CASES:
+        if tricks < 14:
+            throws += _sure_throws_agree(_mover(preset, seed, tricks, into), seed)
+    assert throws > 20  # (the positions lead throws)
+
+
+def _sure_throws_agree(knowledge: Knowledge, seed: int) -> int:
+    ctx, width = knowledge.ctx, knowledge.prules.lead_width
+    rng = random.Random(seed)
+    throws = 0
+    for _ in range(2):
+        world = knowledge.world(rng)
+        while not world.done:
+            if world.lead is None:
+                seat = world.turn
+                by_suit: dict[int, list[Card]] = {}
+                for card in world.hands[seat]:
+                    by_suit.setdefault(ctx.eff[card.index], []).append(card)
+                for suit, cards in by_suit.items():
+                    parts = suit_parts(cards, ctx, width)
+                    for other in (world.unseen(seat)[suit], {}):
+                        winning = [unbeatable_by(u, other, ctx) for u in parts.units]
+                        expected = sure_throws(cards, other, ctx, width)
+                        got = first_sure_throw(parts, winning, other, ctx, width)
+                        assert got == (expected[0] if expected else None)
+                        throws += got is not None
+            world.play(choose_play(world, world.turn))
+    return throws
