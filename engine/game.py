@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from engine.actions import (
@@ -350,7 +350,11 @@ def apply(state: MatchState, action: Action) -> Step:
 
 def _step(state: MatchState, phase: Phase, events: list[Event]) -> Step:
     """The step to ``phase``, the rest of the match unchanged."""
-    return Step(evolve(state, phase=phase), tuple(events))
+    # ``tuple.__new__`` is ``Step(...)`` without its Python-level ``__new__`` (half the cost)
+    return _new_tuple(Step, (evolve(state, phase=phase), tuple(events)))
+
+
+_new_tuple = tuple.__new__
 
 
 # Events are immutable, and a hand has some 200 of these kinds: each is made once.
@@ -367,6 +371,20 @@ def _deal_progress(left: int) -> Event:
 @cache
 def _turn(seat: int) -> Event:
     return event("turn", seat=seat)
+
+
+# A play and a trick's end, on every action of the play: made once per value, kept for
+# the commonest (a single card's play, a trick's result) and dropped when many.
+@lru_cache(maxsize=4096)
+def _played(seat: int, cards: Cards) -> Event:
+    return build(Event, {"kind": "played", "audience": None, "seat": seat, "cards": cards,
+                         "data": ()})  # (``event``'s, directly)
+
+
+@lru_cache(maxsize=4096)
+def _trick_won(seat: int, points: int, ruff: bool, attacker_points: int) -> Event:
+    return event("trick_won", seat=seat, points=points, ruff=ruff,
+                 attacker_points=attacker_points)
 
 
 # -- deal -----------------------------------------------------------------------------
@@ -716,8 +734,7 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     hands = _with_hand(phase.hands, seat, hand)
     trick = build(Trick, {"leader": trick.leader, "plays": (*trick.plays, (seat, cards)),
                            "lead": lead})
-    events.append(build(Event, {"kind": "played", "audience": None, "seat": seat,
-                                "cards": cards, "data": ()}))  # (``event``'s, directly)
+    events.append(_played(seat, cards))
     sides, calls = phase.sides, phase.calls
     if calls and not sides.settled:
         sides, calls, answered = reveal(sides, calls, seat, cards)
@@ -748,8 +765,7 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
     pts = sum([card.points for cards in plays for card in cards])
     attacker_points += attackers_gain(pts, defenders_take=phase.sides.is_defender(winner))
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
-    events.append(event("trick_won", seat=winner, points=pts, ruff=ruff,
-                        attacker_points=attacker_points))
+    events.append(_trick_won(winner, pts, ruff, attacker_points))
     tricks = (*phase.tricks, (trick, winner, pts))
     if hands[winner]:
         events.append(_turn(winner))

@@ -7,6 +7,7 @@ full validation of ``Game.apply``.
 from __future__ import annotations
 
 import random
+from itertools import filterfalse
 
 from engine.actions import (
     Action,
@@ -96,11 +97,11 @@ def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
     assert isinstance(phase, Playing)
     lead = phase.trick.lead
     if lead is not None:
-        eff, suit = phase.ctx.eff, lead.suit
+        in_suit = phase.ctx.suit_cards[lead.suit].__contains__
         hand = phase.hands[seat]
-        led = [c for c in hand if eff[c.index] == suit]
+        led = list(filter(in_suit, hand))
         if len(led) <= lead.size:  # every led card goes; the rest is free
-            others = [c for c in hand if eff[c.index] != suit]
+            others = list(filterfalse(in_suit, hand))
             return (*led, *rng.sample(others, lead.size - len(led)))
         if lead.size == 1:
             return (rng.choice(led),)
