@@ -351,7 +351,8 @@ def apply(state: MatchState, action: Action) -> Step:
 def _step(state: MatchState, phase: Phase, events: list[Event]) -> Step:
     """The step to ``phase``, the rest of the match unchanged."""
     # ``tuple.__new__`` is ``Step(...)`` without its Python-level ``__new__`` (half the cost)
-    return _new_tuple(Step, (evolve(state, phase=phase), tuple(events)))
+    return _new_tuple(Step, (build(MatchState, {**state.__dict__, "phase": phase}),
+                             tuple(events)))
 
 
 _new_tuple = tuple.__new__
@@ -385,6 +386,11 @@ def _played(seat: int, cards: Cards) -> Event:
 def _trick_won(seat: int, points: int, ruff: bool, attacker_points: int) -> Event:
     return event("trick_won", seat=seat, points=points, ruff=ruff,
                  attacker_points=attacker_points)
+
+
+@cache
+def _new_trick(leader: int) -> Trick:
+    return build(Trick, {"leader": leader, "plays": (), "lead": None})
 
 
 # -- deal -----------------------------------------------------------------------------
@@ -424,8 +430,8 @@ def _deal(state: MatchState, phase: Dealing, action: Deal) -> Step:
     for k in range(min(count, players)):  # the seat of the k-th card gets every players-th
         hands[(first + k) % players] += dealt[k::players]
     events.append(_deal_progress(len(stock)))
-    dealing = evolve(phase, hands=tuple(hands), stock=stock,
-                      next_seat=(first + count) % players)
+    dealing = build(Dealing, {**phase.__dict__, "hands": tuple(hands), "stock": stock,
+                              "next_seat": (first + count) % players})
     return _step(state, dealing, events)
 
 
@@ -747,8 +753,9 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     if len(trick.plays) < players:
         turn = (seat + 1) % players
         events.append(_turn(turn))
-        playing = evolve(phase, hands=hands, trick=trick, turn=turn,
-                          attacker_points=attacker_points, sides=sides, calls=calls)
+        playing = build(Playing, {**phase.__dict__, "hands": hands, "trick": trick,
+                                  "turn": turn, "attacker_points": attacker_points,
+                                  "sides": sides, "calls": calls})
         return _step(state, playing, events)
     if sides is not phase.sides or calls is not phase.calls:
         phase = evolve(phase, sides=sides, calls=calls)
@@ -769,9 +776,9 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
     tricks = (*phase.tricks, (trick, winner, pts))
     if hands[winner]:
         events.append(_turn(winner))
-        return _step(state, evolve(
-            phase, hands=hands, trick=build(Trick, {"leader": winner, "plays": (), "lead": None}),
-            turn=winner, attacker_points=attacker_points, tricks=tricks), events)
+        return _step(state, build(Playing, {
+            **phase.__dict__, "hands": hands, "trick": _new_trick(winner), "turn": winner,
+            "attacker_points": attacker_points, "tricks": tricks}), events)
     played = replace(phase, hands=hands, trick=trick, attacker_points=attacker_points,
                      tricks=tricks)
     return _score(state, played, winner, plays[index], events)
