@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from engine.actions import (
@@ -350,7 +350,12 @@ def apply(state: MatchState, action: Action) -> Step:
 
 def _step(state: MatchState, phase: Phase, events: list[Event]) -> Step:
     """The step to ``phase``, the rest of the match unchanged."""
-    return Step(evolve(state, phase=phase), tuple(events))
+    # ``tuple.__new__`` is ``Step(...)`` without its Python-level ``__new__`` (half the cost)
+    return _new_tuple(Step, (build(MatchState, {**state.__dict__, "phase": phase}),
+                             tuple(events)))
+
+
+_new_tuple = tuple.__new__
 
 
 # Events are immutable, and a hand has some 200 of these kinds: each is made once.
@@ -367,6 +372,25 @@ def _deal_progress(left: int) -> Event:
 @cache
 def _turn(seat: int) -> Event:
     return event("turn", seat=seat)
+
+
+# A play and a trick's end, on every action of the play: made once per value, kept for
+# the commonest (a single card's play, a trick's result) and dropped when many.
+@lru_cache(maxsize=4096)
+def _played(seat: int, cards: Cards) -> Event:
+    return build(Event, {"kind": "played", "audience": None, "seat": seat, "cards": cards,
+                         "data": ()})  # (``event``'s, directly)
+
+
+@lru_cache(maxsize=4096)
+def _trick_won(seat: int, points: int, ruff: bool, attacker_points: int) -> Event:
+    return event("trick_won", seat=seat, points=points, ruff=ruff,
+                 attacker_points=attacker_points)
+
+
+@cache
+def _new_trick(leader: int) -> Trick:
+    return build(Trick, {"leader": leader, "plays": (), "lead": None})
 
 
 # -- deal -----------------------------------------------------------------------------
@@ -406,8 +430,8 @@ def _deal(state: MatchState, phase: Dealing, action: Deal) -> Step:
     for k in range(min(count, players)):  # the seat of the k-th card gets every players-th
         hands[(first + k) % players] += dealt[k::players]
     events.append(_deal_progress(len(stock)))
-    dealing = evolve(phase, hands=tuple(hands), stock=stock,
-                      next_seat=(first + count) % players)
+    dealing = build(Dealing, {**phase.__dict__, "hands": tuple(hands), "stock": stock,
+                              "next_seat": (first + count) % players})
     return _step(state, dealing, events)
 
 
@@ -716,8 +740,7 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     hands = _with_hand(phase.hands, seat, hand)
     trick = build(Trick, {"leader": trick.leader, "plays": (*trick.plays, (seat, cards)),
                            "lead": lead})
-    events.append(build(Event, {"kind": "played", "audience": None, "seat": seat,
-                                "cards": cards, "data": ()}))  # (``event``'s, directly)
+    events.append(_played(seat, cards))
     sides, calls = phase.sides, phase.calls
     if calls and not sides.settled:
         sides, calls, answered = reveal(sides, calls, seat, cards)
@@ -730,8 +753,9 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     if len(trick.plays) < players:
         turn = (seat + 1) % players
         events.append(_turn(turn))
-        playing = evolve(phase, hands=hands, trick=trick, turn=turn,
-                          attacker_points=attacker_points, sides=sides, calls=calls)
+        playing = build(Playing, {**phase.__dict__, "hands": hands, "trick": trick,
+                                  "turn": turn, "attacker_points": attacker_points,
+                                  "sides": sides, "calls": calls})
         return _step(state, playing, events)
     if sides is not phase.sides or calls is not phase.calls:
         phase = evolve(phase, sides=sides, calls=calls)
@@ -748,14 +772,13 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
     pts = sum([card.points for cards in plays for card in cards])
     attacker_points += attackers_gain(pts, defenders_take=phase.sides.is_defender(winner))
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
-    events.append(event("trick_won", seat=winner, points=pts, ruff=ruff,
-                        attacker_points=attacker_points))
+    events.append(_trick_won(winner, pts, ruff, attacker_points))
     tricks = (*phase.tricks, (trick, winner, pts))
     if hands[winner]:
         events.append(_turn(winner))
-        return _step(state, evolve(
-            phase, hands=hands, trick=build(Trick, {"leader": winner, "plays": (), "lead": None}),
-            turn=winner, attacker_points=attacker_points, tricks=tricks), events)
+        return _step(state, build(Playing, {
+            **phase.__dict__, "hands": hands, "trick": _new_trick(winner), "turn": winner,
+            "attacker_points": attacker_points, "tricks": tricks}), events)
     played = replace(phase, hands=hands, trick=trick, attacker_points=attacker_points,
                      tricks=tricks)
     return _score(state, played, winner, plays[index], events)

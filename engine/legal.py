@@ -129,7 +129,7 @@ _NO_CARDS = (0,) * len(ALL_CARDS)
 
 def legal_plays(game: Game, seat: int) -> list[Cards]:
     """Legal plays for ``seat`` now (empty when it is not the seat's turn to play)."""
-    phase = game.phase
+    phase = game.state.phase  # (the state's: the ``Game`` properties cost a call each)
     if not isinstance(phase, Playing) or phase.turn != seat:
         return []
     hand = phase.hands[seat]
@@ -202,10 +202,11 @@ def _distinct_units(order: list[int], by_ident: dict[int, list[Card]], strength:
 
 
 def legal_leads(game: Game, seat: int) -> list[Cards]:
-    phase = game.phase
+    state = game.state
+    phase = state.phase
     assert isinstance(phase, Playing)
     ctx = phase.ctx
-    rules = game.play_rules
+    rules = state.play_rules
     width = rules.lead_width
     throws = rules.throws
     unseen: _Unseen | None = None
@@ -219,7 +220,7 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
             out += plays.patterns(rules)
         if throws and len(cards) > 1:
             if unseen is None:  # what the seat has seen, counted once, when first needed
-                unseen = _Unseen(_seen_counts(phase, seat), game.rules.decks, ctx)
+                unseen = _Unseen(_seen_counts(phase, seat), state.rules.decks, ctx)
             out += plays.sure_throws(unseen, suit)
     return out
 

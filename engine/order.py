@@ -91,6 +91,9 @@ class TrumpContext:
     #: Sort keys, strongest first: by card, and by card index (or ident).
     strongest_first: dict[Card, int] = field(init=False, repr=False, compare=False)
     strongest_first_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: The cards of each effective suit: ``filter(suit_cards[s].__contains__, hand)``
+    #: picks a suit out of a hand without a Python step per card.
+    suit_cards: dict[int, frozenset[Card]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         eff = [0] * len(ALL_CARDS)
@@ -125,6 +128,9 @@ class TrumpContext:
         object.__setattr__(self, "strongest_first_index", tuple(-s for s in strength))
         object.__setattr__(self, "strongest_first",
                            {card: -strength[card.index] for card in ALL_CARDS})
+        object.__setattr__(self, "suit_cards", {
+            number: frozenset(ALL_CARDS[i] for tier in index_tiers for i in tier)
+            for number, index_tiers in self.tiers.items()})
 
     def _build_tiers(self) -> dict[int, list[list[Card]]]:
         """Ascending lists of equal-strength cards, per effective suit."""

@@ -7,6 +7,7 @@ full validation of ``Game.apply``.
 from __future__ import annotations
 
 import random
+from itertools import filterfalse
 
 from engine.actions import (
     Action,
@@ -45,7 +46,7 @@ from engine.legal import legal_declarations, legal_plays
 def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.15
                   ) -> Action | None:
     """A random legal action for whoever must act now (None when the match is over)."""
-    phase = game.phase
+    phase = game.state.phase  # (not the ``phase`` property: these run on every action)
     if isinstance(phase, Playing):
         return Play(phase.turn, random_play(game, phase.turn, rng))
     if isinstance(phase, Dealing):
@@ -92,15 +93,15 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
 
 def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
     """A uniformly random legal play, without enumerating where the choice is free."""
-    phase = game.phase
+    phase = game.state.phase
     assert isinstance(phase, Playing)
     lead = phase.trick.lead
     if lead is not None:
-        eff, suit = phase.ctx.eff, lead.suit
+        in_suit = phase.ctx.suit_cards[lead.suit].__contains__
         hand = phase.hands[seat]
-        led = [c for c in hand if eff[c.index] == suit]
+        led = list(filter(in_suit, hand))
         if len(led) <= lead.size:  # every led card goes; the rest is free
-            others = [c for c in hand if eff[c.index] != suit]
+            others = list(filterfalse(in_suit, hand))
             return (*led, *rng.sample(others, lead.size - len(led)))
         if lead.size == 1:
             return (rng.choice(led),)
@@ -124,7 +125,7 @@ def random_return(game: Game, sticker: int, count: int, rng: random.Random) -> t
 def play_random_hand(game: Game, rng: random.Random, **kwargs: float) -> list[Action]:
     """Play the current hand to its end (scored); returns the actions taken."""
     taken = []
-    while not isinstance(game.phase, (HandOver, MatchOver)):
+    while not isinstance(game.state.phase, (HandOver, MatchOver)):
         action = random_action(game, rng, **kwargs)
         assert action is not None
         game.apply(action)

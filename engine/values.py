@@ -7,6 +7,8 @@ about a fifth of a random hand. ``build`` and ``evolve`` fill a new instance's
 slots. What they build is the value the constructor builds (==, hash, pickle:
 tests/engine/test_fast_values.py) and stays frozen for everybody else. Nothing checks the
 fields here: the caller owes every field (``build``) or only field names (``evolve``).
+The hottest callers spell ``evolve`` out as ``build(cls, {**old.__dict__, "field": value})``:
+packing the keyword arguments is some 40% of an ``evolve``.
 """
 
 from __future__ import annotations

@@ -246,6 +246,20 @@ def suit_cards(draw: st.DrawFn) -> tuple[list[Card], TrumpContext, int]:
     return [pool[i] for i in cards], ctx, width
 
 
+@given(suit_cards(), st.data())
+@settings(max_examples=300)
+def test_a_suit_picked_by_its_cards_is_the_suit_by_eff(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """``filter(ctx.suit_cards[s].__contains__, hand)`` (the simulator's follows) is the
+    per-card test it replaced, in the hand's order."""
+    _, ctx, _ = case
+    hand = data.draw(st.lists(st.sampled_from(ALL_CARDS), max_size=30))
+    for suit in sorted(set(ctx.eff)):
+        assert list(filter(ctx.suit_cards[suit].__contains__, hand)) == \
+            [c for c in hand if ctx.eff[c.index] == suit]
+    assert sorted(ctx.suit_cards) == sorted(set(ctx.eff))
+
+
 @given(suit_cards())
 @settings(max_examples=300)
 def test_decompose_agrees_with_the_greedy(case: tuple[list[Card], TrumpContext, int]) -> None:
