@@ -247,13 +247,8 @@ def _clearly_better(values: list[float], base: list[float], z: float, gain: floa
 def _cannot_gain(values: list[float], base: list[float], z: float, gain: float) -> bool:
     """``values`` beats ``base`` on their common worlds by less than ``gain`` on average
     with ``z`` standard errors of the paired difference to spare."""
-    n = min(len(values), len(base))
-    if n < 2:
-        return False
-    diffs = [a - b for a, b in zip(values, base)]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean + z * math.sqrt(var / n) < gain
+    paired = _paired(values, base)
+    return paired is not None and paired[0] + z * paired[1] < gain
 
 
 def pick(values: list[list[float]], alive: list[int], budget: Budget) -> int:
@@ -305,15 +300,25 @@ def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int
 
 def _z(values: list[float], base: list[float]) -> float:
     """Mean paired difference over its standard error (0 when undefined)."""
+    paired = _paired(values, base)
+    if paired is None:
+        return 0.0
+    mean, error = paired
+    if error == 0:
+        return math.copysign(math.inf, mean) if mean else 0.0
+    return mean / error
+
+
+def _paired(values: list[float], base: list[float]) -> tuple[float, float] | None:
+    """The mean difference of ``values`` over ``base`` on their common worlds and its
+    standard error (None with fewer than two)."""
     n = min(len(values), len(base))
     if n < 2:
-        return 0.0
+        return None
     diffs = [a - b for a, b in zip(values, base)]
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    if var == 0:
-        return math.copysign(math.inf, mean) if mean else 0.0
-    return mean / math.sqrt(var / n)
+    return mean, math.sqrt(var / n)
 
 
 def rank_plays(knowledge: Knowledge, rng: random.Random, budget: Budget
