@@ -40,13 +40,16 @@ wall clock counts the other processes' turns too, the CPU time does not.
 stopped still says what it measured). ``--hands-log DIR`` writes one readable
 transcript per hand (``DIR/<match>-<seed>-<table>.txt``): seats and their players,
 declarations, the hands after burying, the kitty, every trick with its winner and
-points, and the result.
+points, and the result. ``--results FILE`` writes one JSON line per deal pair (its
+seed; A's and B's won share, point margin and levels in each hand) as the pairs finish,
+for ``bench/ai_compare.py`` to compare two runs on the same seeds pair by pair.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import random
 import statistics
@@ -112,6 +115,7 @@ class PairResult:
     illegal: int = 0
     refused: int = 0
     undecided: int = 0  # a computer seat to act that had no decision (random instead)
+    seed: int = 0
 
 
 def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
@@ -289,7 +293,7 @@ def _means(record: HandRecord, kinds: list[str], kind: str) -> tuple[float, floa
 
 def play_pair(args: tuple[str, int, str, str, str | None]) -> PairResult:
     preset, seed, a, b, log_dir = args
-    result = PairResult()
+    result = PairResult(seed=seed)
     before = ai_player.refused_plays
     players = rules_of(preset).players
     even = [a if s % 2 == 0 else b for s in range(players)]  # A in the even seats
@@ -470,6 +474,8 @@ def main() -> None:
                         help="print the running figures every K deal pairs")
     parser.add_argument("--hands-log", default=None, metavar="DIR",
                         help="write a trick-by-trick transcript of every hand into DIR")
+    parser.add_argument("--results", default=None, metavar="FILE",
+                        help="write one JSON line per deal pair (for bench/ai_compare.py)")
     parser.add_argument("--latency", type=int, default=0, metavar="TABLES",
                         help="measure event-loop responsiveness with TABLES tables instead")
     parser.add_argument("--budget", action="append", default=[], metavar="LEVEL:F=V,...",
@@ -497,6 +503,10 @@ def main() -> None:
             results = []
             for result in pool.map(play_pair, jobs, chunksize=1):
                 results.append(result)
+                if args.results:  # (line by line: a stopped run keeps its pairs)
+                    with open(args.results, "a", encoding="utf-8") as out:
+                        out.write(json.dumps({"match": match, "seed": result.seed,
+                                              "hands": result.hands}) + "\n")
                 if args.progress and len(results) % args.progress == 0 \
                         and len(results) < len(jobs):
                     print(f"\n(so far: the first {len(results)} deal pairs)")
