@@ -447,10 +447,13 @@ def uncapped() -> None:
 
 def tweak(change: str) -> None:
     """``LEVEL:FIELD=VALUE,...``: those fields of the level's card-play budget changed
-    (numbers as the field's type; a bool from 0 or 1)."""
+    (numbers as the field's type; a bool from 0 or 1); ``LEVEL/bury:...`` changes the
+    level's burial budget."""
     level, _, fields = change.partition(":")
+    level, _, which = level.partition("/")
+    budgets = ai_player.BURY_BUDGETS if which == "bury" else ai_player.BUDGETS
     key = ai_player.Level(level)
-    budget = ai_player.BUDGETS[key]
+    budget = budgets[key]
     kinds = {f.name: f.type for f in dataclasses.fields(budget)}
     values: dict[str, object] = {}
     for item in fields.split(","):
@@ -458,8 +461,8 @@ def tweak(change: str) -> None:
         kind = str(kinds[name])
         values[name] = bool(int(text)) if kind == "bool" else \
             None if text == "None" else float(text) if kind.startswith("float") else int(text)
-    ai_player.BUDGETS[key] = dataclasses.replace(budget, **values)
-    print(f"({level}'s budget: {ai_player.BUDGETS[key]})")
+    budgets[key] = dataclasses.replace(budget, **values)
+    print(f"({change.partition(':')[0]} budget: {budgets[key]})")
 
 
 def main() -> None:
@@ -480,7 +483,8 @@ def main() -> None:
                         help="measure event-loop responsiveness with TABLES tables instead")
     parser.add_argument("--budget", action="append", default=[], metavar="LEVEL:F=V,...",
                         help="change fields of a level's card-play budget, e.g. "
-                             "hard:prefer=0.5,judge_all=1 (a variant to screen)")
+                             "hard:prefer=0.5,judge_all=1 (a variant to screen); "
+                             "hard/bury:worlds=48: the burial's")
     args = parser.parse_args()
     for change in args.budget:
         tweak(change)
