@@ -10,9 +10,11 @@ Enumeration bounds (documented in docs/rules.md):
   ``PATTERN_CAP`` per kind); throws: per suit, every combination of its sure components
   when there are at most 5, else the largest sure throw and each that leaves one out;
 * follows: the constructive follow first; then, built from what is owed, every legal
-  follow of a changzhu lead and of a classic n-of-a-kind; for other leads every legal
-  follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``, beyond
-  that the legal ones among the first ``FOLLOW_BUDGET`` (highest cards first).
+  follow of a changzhu lead and of a classic n-of-a-kind; for tractors and throws every
+  legal follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``,
+  beyond that the legal ones among the first ``FOLLOW_BUDGET`` (highest cards first),
+  the candidates that cannot meet the first obligation owed skipped untried
+  (``shapes.multisets_meeting``).
 
 Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
 unseen, is worked out once per suit of cards and cached (``_SuitLeads``); the cards

@@ -28,6 +28,7 @@ from engine.shapes import (
     follow_value,
     holding_of,
     multisets,
+    multisets_meeting,
     unbeatable_by,
     unit_cards,
 )
@@ -310,8 +311,11 @@ class ClassicPlay(PlayRules):
         play of that many of them meet the shape obligations? What is owed is worked out
         once, for testing many candidates (``check_follow`` says which rule fails)."""
         units = lead.units
-        owed = follow_amounts(holding_of(held, ctx), units, ctx)
+        return self._meets(units, follow_amounts(holding_of(held, ctx), units, ctx), ctx)
 
+    @staticmethod
+    def _meets(units: Sequence[Unit], owed: list[int], ctx: TrumpContext
+               ) -> Callable[[Sequence[Card]], bool]:
         def meets(play: Sequence[Card]) -> bool:
             for mine, due in zip(follow_amounts(holding_of(play, ctx), units, ctx), owed):
                 if mine != due:
@@ -328,29 +332,19 @@ class ClassicPlay(PlayRules):
     def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
                       ) -> tuple[list[Cards], bool] | None:
         n = lead.size
-        first = lead.units[0]
-        if self.max_width < 2 or first.width < 2:  # singles: any cards of the led suit
+        units = lead.units
+        if self.max_width < 2 or units[0].width < 2:  # singles: any cards of the led suit
             return multisets(led, n, FOLLOW_BUDGET), True
-        if len(lead.units) > 1 or first.length > 1:
-            return None  # tractors and throws: candidates are tried
-        # n-of-a-kind: as many identical cards as the seat holds up to n, then any others
-        by_ident: dict[int, list[Card]] = {}
-        for card in led:
-            by_ident.setdefault(ctx.ident[card.index], []).append(card)
-        for width in range(n, 1, -1):
-            kinds = [same for same in by_ident.values() if len(same) >= width]
-            if kinds:
-                break
-        else:
-            return multisets(led, n, FOLLOW_BUDGET), True
-        out: list[Cards] = []
-        for same in kinds:
-            for kind in multisets(same, width):
-                rest = list(led)
-                for card in kind:
-                    rest.remove(card)
-                out += [kind + fill for fill in multisets(rest, n - width)]
-        return out, False
+        owed = follow_amounts(holding_of(led, ctx), units, ctx)
+        if len(units) == 1 and units[0].length == 1:
+            # n-of-a-kind: as many identical cards as the seat holds up to n, then any
+            # others; every one of them (none tried: reaching what is owed decides)
+            if not any(owed):
+                return multisets(led, n, FOLLOW_BUDGET), True
+            return multisets_meeting(led, n, units, owed, _never_asked, ctx), True
+        # tractors and throws: the candidates that can meet what is owed are tried
+        return multisets_meeting(led, n, units, owed, self._meets(units, owed, ctx), ctx,
+                                 FOLLOW_BUDGET), True
 
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
         eff = ctx.eff
@@ -370,6 +364,10 @@ class ClassicPlay(PlayRules):
         if decided is None:
             return None
         return (int(suit == TRUMP), *decided)
+
+
+def _never_asked(play: Sequence[Card]) -> bool:
+    raise AssertionError("an n-of-a-kind follow is decided by the one line owed")
 
 
 def _shape_error(short: Obligation, lead: Lead, ctx: TrumpContext) -> EngineError:

@@ -16,7 +16,7 @@ Three questions are answered here, and only here:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, islice
@@ -475,6 +475,124 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
 
     rec(0, n)
     return out
+
+
+def _cards_short(whole: Holding, picked: Holding, tractor: bool, width: int, due: int,
+                 ctx: TrumpContext) -> int:
+    """How many more cards a play needs, beyond those ``picked``, taking the rest from
+    ``whole`` (the picked ones and all those not decided), for one line of
+    ``follow_amounts`` worked out on its whole holding (as if every line before took
+    nothing) to reach ``due``: a run of ``due`` steps of ``width`` copies, or ``due``
+    n-of-a-kind of ``width``. ``NEVER`` when ``whole`` cannot."""
+    if not tractor:  # the cheapest groups of ``width`` (an ident's first is the cheapest)
+        costs: list[int] = []
+        for ident, count in whole.items():
+            have = picked.get(ident, 0)
+            for top in range(width, count + 1, width):
+                costs.append(min(width, max(0, top - have)))
+        if len(costs) < due:
+            return NEVER
+        return sum(sorted(costs)[:due]) if len(costs) > due else sum(costs)
+    strength = ctx.strength
+    step: dict[int, int] = {}  # strength -> the fewest cards missing for a step there
+    for ident, count in whole.items():
+        if count >= width:
+            s = strength[ident]
+            missing = max(0, width - picked.get(ident, 0))
+            if missing < step.get(s, NEVER):
+                step[s] = missing
+    best = NEVER
+    for s in step:  # each run of ``due`` steps, by its lowest
+        total = 0
+        for k in range(due):
+            found = step.get(s + k)
+            if found is None:
+                break
+            total += found
+        else:
+            best = min(best, total)
+    return best
+
+
+NEVER = 1 << 30
+
+
+def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed: list[int],
+                      meets: Callable[[Sequence[Card]], bool], ctx: TrumpContext,
+                      limit: int | None = None) -> list[tuple[Card, ...]]:
+    """``[m for m in multisets(cards, n, limit) if meets(m)]`` for a follower holding
+    ``cards`` of the led suit, whose ``follow_amounts`` are ``owed``, without trying the
+    multisets that cannot meet them.
+
+    A play's lines are compared with the hand's, the first that differs deciding. Before
+    the first line the hand owes (k), the hand's lines are 0, and so are any play's:
+    each line, worked out on an untouched holding, grows with the holding, and a play
+    holds no more than the hand. So a legal play reaches line k's amount on its own
+    cards, and the multisets that cannot (``_cards_short``: the cards chosen so far
+    need more than are left to choose) are skipped, counted towards ``limit``. Where
+    the hand owes nothing after line k, reaching it is enough (``meets`` is not asked).
+    """
+    lines = [(tractor, w) for u in lead if u.width >= 2
+             for tractor, w in ([(True, u.width)] if u.length >= 2 else []) +
+             [(False, w) for w in range(u.width, 1, -1)]]
+    first = next((k for k, due in enumerate(owed) if due), None)
+    if first is None:  # nothing is owed: every play meets it
+        return multisets(cards, n, limit)
+    tractor, width = lines[first]
+    due = owed[first]
+    # a play reaching line k meets what is owed when nothing more is owed after it
+    decided = not any(owed[first + 1:])
+    ordered = sorted(cards, key=lambda c: -c.index)
+    distinct = list(dict.fromkeys(ordered))
+    counts = [ordered.count(card) for card in distinct]
+    keys = [ctx.ident[card.index] for card in distinct]
+    size = len(distinct)
+    # ways[i][left]: the multisets of ``left`` cards from distinct[i:]
+    ways = [[0] * (n + 1) for _ in range(size + 1)]
+    ways[size][0] = 1
+    for i in range(size - 1, -1, -1):
+        below, here = ways[i + 1], ways[i]
+        for left in range(n + 1):
+            here[left] = sum(below[left - t] for t in range(min(counts[i], left) + 1))
+    cap = limit if limit is not None else -1
+    whole = holding_of(cards, ctx)  # the cards chosen so far and all those not decided
+    picked: Holding = {}
+    chosen: list[Card] = []
+    out: list[tuple[Card, ...]] = []
+    tried = 0
+
+    def rec(i: int, left: int) -> bool:  # True: the limit is reached
+        nonlocal tried
+        if left == 0:
+            tried += 1
+            play = tuple(chosen)
+            if decided or meets(play):
+                out.append(play)
+            return tried == cap
+        if not ways[i][left]:
+            return False
+        card, count, key = distinct[i], counts[i], keys[i]
+        held, had = whole[key], picked.get(key, 0)
+        below = ways[i + 1]
+        for take in range(min(count, left), -1, -1):
+            whole[key] = held - count + take
+            picked[key] = had + take
+            if _cards_short(whole, picked, tractor, width, due, ctx) > left - take:
+                tried += below[left - take]  # none of these can meet what is owed
+                if 0 <= cap <= tried:
+                    break
+                continue
+            chosen.extend([card] * take)
+            if rec(i + 1, left - take):
+                tried = cap
+                break
+            del chosen[len(chosen) - take:]
+        whole[key], picked[key] = held, had
+        return 0 <= cap <= tried
+
+    rec(0, n)
+    return out
+
 
 
 def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:

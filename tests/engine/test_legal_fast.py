@@ -19,6 +19,7 @@ from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
 from engine.game import Game, HandOver, MatchOver, Playing
 from engine.legal import (
+    _in_candidate_order,
     constructive_follow,
     legal_follows,
     legal_leads,
@@ -30,6 +31,7 @@ from engine.patterns import ChangzhuPlay
 from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, trick_winner
 from engine.rules import PlayStyle, Ruleset, ruleset
 from engine.shapes import (
+    Unit,
     decompose,
     decompose_greedy,
     distinct_strengths,
@@ -37,6 +39,7 @@ from engine.shapes import (
     follow_value,
     holding_of,
     multisets,
+    multisets_meeting,
     unbeatable_by,
     unit_candidates,
     unit_cards,
@@ -452,3 +455,60 @@ def test_a_single_card_lead_is_the_lead_built_from_the_card(
     built = Lead((card,), suit, tuple(decompose([card], ctx, rules.max_width)), "single")
     assert rules.lead((card,), ctx) == built
     assert rules.lead([card], ctx) == built  # any sequence, and the same again
+
+
+@given(constructed_follow(["classic", "four-decks", "titanic", "one-deck", "red-black"]),
+       st.sampled_from([1, 2, 7, 60, FOLLOW_BUDGET, None]))
+@settings(max_examples=300)
+def test_multisets_meeting_are_the_candidates_that_meet(
+        case: tuple[Game, Lead, list[Card], TrumpContext], limit: int | None) -> None:
+    """The follows of tractors and throws skip the candidates that cannot meet what is
+    owed; the oracle tries every candidate (the old listing), small limits included."""
+    game, lead, hand, ctx = case
+    led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+    units = lead.units
+    owed = follow_amounts(holding_of(led, ctx), units, ctx)
+    meets = game.play_rules.meets_shape(lead, led, ctx)
+    expected = [cards for cards in multisets(led, lead.size, limit) if meets(cards)]
+    assert multisets_meeting(led, lead.size, units, owed, meets, ctx, limit) == expected
+
+
+def reference_kind_follows(lead: Lead, led: list[Card], ctx: TrumpContext) -> list[Cards]:
+    """The follows of an n-of-a-kind lead as they were built before ``multisets_meeting``:
+    as many identical cards as the seat holds up to n, then any others (all of them)."""
+    n = lead.size
+    by_ident: dict[int, list[Card]] = {}
+    for card in led:
+        by_ident.setdefault(ctx.ident[card.index], []).append(card)
+    for width in range(n, 1, -1):
+        kinds = [same for same in by_ident.values() if len(same) >= width]
+        if kinds:
+            break
+    else:
+        return multisets(led, n, FOLLOW_BUDGET)
+    out: list[Cards] = []
+    for same in kinds:
+        for kind in multisets(same, width):
+            rest = list(led)
+            for card in kind:
+                rest.remove(card)
+            out += [kind + fill for fill in multisets(rest, n - width)]
+    return _in_candidate_order(out, led)
+
+
+@given(suit_cards(), st.data())
+@settings(max_examples=300)
+def test_kind_follows_are_the_ones_built_from_the_kinds(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    cards, ctx, width = case
+    assume(width >= 2)
+    rules = ClassicPlay(RULESETS[data.draw(st.sampled_from(["classic", "titanic",
+                                                            "four-decks", "red-black"]))])
+    card = data.draw(st.sampled_from(cards))
+    n = data.draw(st.integers(2, rules.max_width))
+    lead = Lead((card,) * n, ctx.eff[card.index], (Unit(n, 1, ctx.strength[card.index],
+                                                         (ctx.ident[card.index],)),), "pair")
+    assume(len(cards) > n)
+    built = rules.built_follows(lead, cards, ctx)
+    assert built is not None and built[1]
+    assert built[0] == reference_kind_follows(lead, cards, ctx)
