@@ -30,7 +30,6 @@ from engine.shapes import (
     multisets,
     multisets_meeting,
     unbeatable_by,
-    unit_cards,
 )
 
 #: A comparable strength of a play in a trick: (is trump, tier, deciding strength).
@@ -122,9 +121,24 @@ def fill_structure(cards: Sequence[Card], lead: Lead, ctx: TrumpContext
                    ) -> tuple[list[Card], list[Card]]:
     """The lead's units as far as ``cards`` (of the led suit) can match them
     (``fill_units``), and the cards left over."""
+    units = fill_units(holding_of(cards, ctx), ctx, lead.units)
+    if not units:
+        return [], list(cards)
+    by_ident: dict[int, list[Card]] = {}  # each ident's cards in order, taken from the front
+    ident = ctx.ident
+    for card in cards:
+        same = by_ident.get(ident[card.index])
+        if same is None:
+            by_ident[ident[card.index]] = [card]
+        else:
+            same.append(card)
     chosen: list[Card] = []
-    for unit in fill_units(holding_of(cards, ctx), ctx, lead.units):
-        chosen += unit_cards(unit, [c for c in cards if chosen.count(c) < cards.count(c)], ctx)
+    for unit in units:
+        width = unit.width
+        for key in unit.idents:
+            same = by_ident[key]
+            chosen += same[:width]
+            del same[:width]
     rest = list(cards)
     for card in chosen:
         rest.remove(card)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, islice
+from math import comb
 
 from engine.cards import Card
 from engine.order import TrumpContext
@@ -477,28 +478,36 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     return out
 
 
-def _cards_short(whole: Holding, picked: Holding, tractor: bool, width: int, due: int,
-                 ctx: TrumpContext) -> int:
+def _cards_short(whole: Holding, picked: Holding, idents: list[int], tractor: bool,
+                 width: int, due: int, strength: Sequence[int]) -> int:
     """How many more cards a play needs, beyond those ``picked``, taking the rest from
     ``whole`` (the picked ones and all those not decided), for one line of
     ``follow_amounts`` worked out on its whole holding (as if every line before took
     nothing) to reach ``due``: a run of ``due`` steps of ``width`` copies, or ``due``
-    n-of-a-kind of ``width``. ``NEVER`` when ``whole`` cannot."""
+    n-of-a-kind of ``width``; ``idents``: those the hand holds ``width`` of (no others
+    count). ``NEVER`` when ``whole`` cannot."""
     if not tractor:  # the cheapest groups of ``width`` (an ident's first is the cheapest)
+        if due == 1:
+            best = NEVER
+            for ident in idents:
+                if whole[ident] >= width:
+                    missing = width - picked[ident]
+                    if missing < best:
+                        best = missing if missing > 0 else 0
+            return best
         costs: list[int] = []
-        for ident, count in whole.items():
-            have = picked.get(ident, 0)
-            for top in range(width, count + 1, width):
+        for ident in idents:
+            have = picked[ident]
+            for top in range(width, whole[ident] + 1, width):
                 costs.append(min(width, max(0, top - have)))
         if len(costs) < due:
             return NEVER
         return sum(sorted(costs)[:due]) if len(costs) > due else sum(costs)
-    strength = ctx.strength
     step: dict[int, int] = {}  # strength -> the fewest cards missing for a step there
-    for ident, count in whole.items():
-        if count >= width:
+    for ident in idents:
+        if whole[ident] >= width:
             s = strength[ident]
-            missing = max(0, width - picked.get(ident, 0))
+            missing = max(0, width - picked[ident])
             if missing < step.get(s, NEVER):
                 step[s] = missing
     best = NEVER
@@ -536,7 +545,7 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
              for tractor, w in ([(True, u.width)] if u.length >= 2 else []) +
              [(False, w) for w in range(u.width, 1, -1)]]
     first = next((k for k, due in enumerate(owed) if due), None)
-    if first is None:  # nothing is owed: every play meets it
+    if first is None or limit == 0:  # nothing is owed: every play meets it
         return multisets(cards, n, limit)
     tractor, width = lines[first]
     due = owed[first]
@@ -547,16 +556,22 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
     counts = [ordered.count(card) for card in distinct]
     keys = [ctx.ident[card.index] for card in distinct]
     size = len(distinct)
-    # ways[i][left]: the multisets of ``left`` cards from distinct[i:]
+    after = [sum(counts[i:]) for i in range(size + 1)]  # cards from i on
+    counted = limit is not None and comb(len(ordered), n) > limit  # can the limit be met?
+    cap = limit if counted and limit is not None else -1
+    # ways[i][left]: the multisets of ``left`` cards from distinct[i:] (for the skipped
+    # ones to count towards the limit)
     ways = [[0] * (n + 1) for _ in range(size + 1)]
-    ways[size][0] = 1
-    for i in range(size - 1, -1, -1):
-        below, here = ways[i + 1], ways[i]
-        for left in range(n + 1):
-            here[left] = sum(below[left - t] for t in range(min(counts[i], left) + 1))
-    cap = limit if limit is not None else -1
+    if counted:
+        ways[size][0] = 1
+        for i in range(size - 1, -1, -1):
+            below, here = ways[i + 1], ways[i]
+            for left in range(n + 1):
+                here[left] = sum(below[left - t] for t in range(min(counts[i], left) + 1))
     whole = holding_of(cards, ctx)  # the cards chosen so far and all those not decided
-    picked: Holding = {}
+    idents = [ident for ident, count in whole.items() if count >= width]
+    picked: Holding = dict.fromkeys(whole, 0)
+    strength = ctx.strength
     chosen: list[Card] = []
     out: list[tuple[Card, ...]] = []
     tried = 0
@@ -569,18 +584,22 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
             if decided or meets(play):
                 out.append(play)
             return tried == cap
-        if not ways[i][left]:
+        if after[i] < left:
             return False
         card, count, key = distinct[i], counts[i], keys[i]
-        held, had = whole[key], picked.get(key, 0)
+        held, had = whole[key], picked[key]
         below = ways[i + 1]
+        short = -1 if whole[key] >= width else \
+            _cards_short(whole, picked, idents, tractor, width, due, strength)  # (no part)
         for take in range(min(count, left), -1, -1):
             whole[key] = held - count + take
             picked[key] = had + take
-            if _cards_short(whole, picked, tractor, width, due, ctx) > left - take:
-                tried += below[left - take]  # none of these can meet what is owed
-                if 0 <= cap <= tried:
-                    break
+            if (short if short >= 0 else _cards_short(
+                    whole, picked, idents, tractor, width, due, strength)) > left - take:
+                if counted:
+                    tried += below[left - take]  # none of these can meet what is owed
+                    if tried >= cap:
+                        break
                 continue
             chosen.extend([card] * take)
             if rec(i + 1, left - take):

@@ -28,13 +28,14 @@ from engine.legal import (
 )
 from engine.order import TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
-from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, trick_winner
+from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, fill_structure, trick_winner
 from engine.rules import PlayStyle, Ruleset, ruleset
 from engine.shapes import (
     Unit,
     decompose,
     decompose_greedy,
     distinct_strengths,
+    fill_units,
     follow_amounts,
     follow_value,
     holding_of,
@@ -458,7 +459,7 @@ def test_a_single_card_lead_is_the_lead_built_from_the_card(
 
 
 @given(constructed_follow(["classic", "four-decks", "titanic", "one-deck", "red-black"]),
-       st.sampled_from([1, 2, 7, 60, FOLLOW_BUDGET, None]))
+       st.sampled_from([0, 1, 2, 7, 60, FOLLOW_BUDGET, None]))
 @settings(max_examples=300)
 def test_multisets_meeting_are_the_candidates_that_meet(
         case: tuple[Game, Lead, list[Card], TrumpContext], limit: int | None) -> None:
@@ -512,3 +513,24 @@ def test_kind_follows_are_the_ones_built_from_the_kinds(
     built = rules.built_follows(lead, cards, ctx)
     assert built is not None and built[1]
     assert built[0] == reference_kind_follows(lead, cards, ctx)
+
+
+def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
+                             ) -> tuple[list[Card], list[Card]]:
+    """``fill_structure`` as it was: each unit's cards looked for among the cards."""
+    chosen: list[Card] = []
+    for unit in fill_units(holding_of(cards, ctx), ctx, lead.units):
+        chosen += unit_cards(unit, [c for c in cards if chosen.count(c) < cards.count(c)], ctx)
+    rest = list(cards)
+    for card in chosen:
+        rest.remove(card)
+    return chosen, rest
+
+
+@given(constructed_follow(["classic", "four-decks", "titanic", "one-deck", "red-black"]))
+@settings(max_examples=200)
+def test_fill_structure_takes_the_cards_it_took(
+        case: tuple[Game, Lead, list[Card], TrumpContext]) -> None:
+    _, lead, hand, ctx = case
+    led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+    assert fill_structure(led, lead, ctx) == reference_fill_structure(led, lead, ctx)
