@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
-from engine.game import Game, HandOver, MatchOver, Playing
+from engine.game import Dealing, Game, HandOver, MatchOver, Playing
 from engine.legal import (
     _in_candidate_order,
     constructive_follow,
+    legal_declarations,
     legal_follows,
     legal_leads,
     seen_by,
@@ -29,7 +30,7 @@ from engine.legal import (
 from engine.order import TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
 from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, fill_structure, trick_winner
-from engine.rules import PlayStyle, Ruleset, ruleset
+from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
 from engine.shapes import (
     Unit,
     decompose,
@@ -534,3 +535,46 @@ def test_fill_structure_takes_the_cards_it_took(
     _, lead, hand, ctx = case
     led = [c for c in hand if ctx.eff[c.index] == lead.suit]
     assert fill_structure(led, lead, ctx) == reference_fill_structure(led, lead, ctx)
+
+
+def reference_declarations(game: Game, seat: int) -> list[Cards]:
+    """``legal_declarations`` as it was: every candidate asked of ``check_declaration``."""
+    phase = game.phase
+    if not isinstance(phase, Dealing) or phase.pending_return is not None:
+        return []
+    counts = Counter(phase.hands[seat])
+    candidates: list[Cards] = []
+    jokers = [c for c in counts if c.is_joker]
+    if game.rules.declaration is DeclarationStyle.JOKER_AND_PAIR:
+        pairs = [c for c, n in counts.items() if not c.is_joker and n >= 2]
+        for joker in jokers:
+            for k in range(1, min(2, counts[joker]) + 1):
+                candidates += [(joker,) * k + (pair, pair) for pair in pairs]
+                candidates += [(joker,) * k + (a, a, b, b) for a, b in combinations(pairs, 2)
+                               if a.suit == b.suit]
+    else:
+        for card, n in counts.items():
+            if card.is_joker or card.rank == game.state.declaring_level(seat):
+                candidates += [(card,) * k for k in range(2 if card.is_joker else 1, n + 1)]
+    out = []
+    for cards in candidates:
+        try:
+            game.check_declaration(seat, cards)
+        except EngineError:
+            continue
+        out.append(cards)
+    return out
+
+
+@pytest.mark.parametrize("name", [*RULESETS, "three-bid", "find-friends", "six"])
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=4)
+def test_declarations_are_the_candidates_check_declaration_accepts(name: str, seed: int
+                                                                   ) -> None:
+    rules = RULESETS.get(name) or ruleset(name)
+    game = Game(rules, seed)
+    rng = random.Random(seed)
+    while isinstance(game.phase, Dealing):
+        for seat in range(game.players):
+            assert legal_declarations(game, seat) == reference_declarations(game, seat)
+        game.apply(random_action(game, rng, declare_chance=0.3))
