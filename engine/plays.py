@@ -124,21 +124,26 @@ def fill_structure(cards: Sequence[Card], lead: Lead, ctx: TrumpContext
     units = fill_units(holding_of(cards, ctx), ctx, lead.units)
     if not units:
         return [], list(cards)
-    by_ident: dict[int, list[Card]] = {}  # each ident's cards in order, taken from the front
+    by_ident: dict[int, list[Card]] = {}  # each ident's cards, in order
     ident = ctx.ident
+    copies: dict[Card, int] = {}
     for card in cards:
+        copies[card] = copies.get(card, 0) + 1
         same = by_ident.get(ident[card.index])
         if same is None:
             by_ident[ident[card.index]] = [card]
         else:
             same.append(card)
     chosen: list[Card] = []
-    for unit in units:
+    used: dict[Card, int] = {}
+    for unit in units:  # a unit's first cards of each ident, of the cards not all used
         width = unit.width
-        for key in unit.idents:
-            same = by_ident[key]
-            chosen += same[:width]
-            del same[:width]
+        spent = [card for card, n in used.items() if n >= copies[card]]
+        taken = [card for key in unit.idents for card in (
+            [c for c in by_ident[key] if c not in spent] if spent else by_ident[key])[:width]]
+        for card in taken:
+            used[card] = used.get(card, 0) + 1
+        chosen += taken
     rest = list(cards)
     for card in chosen:
         rest.remove(card)

@@ -538,8 +538,10 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
     each line, worked out on an untouched holding, grows with the holding, and a play
     holds no more than the hand. So a legal play reaches line k's amount on its own
     cards, and the multisets that cannot (``_cards_short``: the cards chosen so far
-    need more than are left to choose) are skipped, counted towards ``limit``. Where
-    the hand owes nothing after line k, reaching it is enough (``meets`` is not asked).
+    need more than are left to choose) are skipped, counted towards ``limit``; so are
+    those that cannot reach the next line where it completes a run owed. Where the hand
+    owes nothing after the lines reached, reaching them is enough (``meets`` is not
+    asked).
     """
     lines = [(tractor, w) for u in lead if u.width >= 2
              for tractor, w in ([(True, u.width)] if u.length >= 2 else []) +
@@ -551,6 +553,14 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
     due = owed[first]
     # a play reaching line k meets what is owed when nothing more is owed after it
     decided = not any(owed[first + 1:])
+    # A run owed, then n-of-a-kind of its width (the rest of the same component): taking
+    # the run takes one group of ``width`` from each of its idents, so a play reaches the
+    # second line only holding as many groups as both lines' amounts together.
+    both = 0
+    if tractor and first + 1 < len(owed) and owed[first + 1]:
+        assert lines[first + 1] == (False, width)
+        both = due + owed[first + 1]
+        decided = not any(owed[first + 2:])
     ordered = sorted(cards, key=lambda c: -c.index)
     distinct = list(dict.fromkeys(ordered))
     counts = [ordered.count(card) for card in distinct]
@@ -576,6 +586,12 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
     out: list[tuple[Card, ...]] = []
     tried = 0
 
+    def shortfall() -> int:
+        short = _cards_short(whole, picked, idents, tractor, width, due, strength)
+        if both:
+            return max(short, _cards_short(whole, picked, idents, False, width, both, strength))
+        return short
+
     def rec(i: int, left: int) -> bool:  # True: the limit is reached
         nonlocal tried
         if left == 0:
@@ -589,13 +605,11 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
         card, count, key = distinct[i], counts[i], keys[i]
         held, had = whole[key], picked[key]
         below = ways[i + 1]
-        short = -1 if whole[key] >= width else \
-            _cards_short(whole, picked, idents, tractor, width, due, strength)  # (no part)
+        short = -1 if whole[key] >= width else shortfall()  # (no part in it)
         for take in range(min(count, left), -1, -1):
             whole[key] = held - count + take
             picked[key] = had + take
-            if (short if short >= 0 else _cards_short(
-                    whole, picked, idents, tractor, width, due, strength)) > left - take:
+            if (short if short >= 0 else shortfall()) > left - take:
                 if counted:
                     tried += below[left - take]  # none of these can meet what is owed
                     if tried >= cap:
