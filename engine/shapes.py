@@ -273,6 +273,50 @@ def fill_units(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]) -> lis
 
 def _match(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
            ) -> list[tuple[Obligation, list[Unit]]]:
+    order = distinct_strengths(holding, ctx)
+    if order is None:
+        return match_greedy(holding, lead, ctx)
+    return _match_distinct(order, holding, lead, ctx.strength)
+
+
+def _match_distinct(order: list[int], holding: Holding, lead: Sequence[Unit],
+                    strength: Sequence[int]) -> list[tuple[Obligation, list[Unit]]]:
+    """``match_greedy`` of a holding whose idents (``order``, strongest first) all differ
+    in strength: the same choices, made on counts in strength order."""
+    counts = dict(holding)
+    out: list[tuple[Obligation, list[Unit]]] = []
+    for index, unit in enumerate(lead):
+        width = unit.width
+        if width < 2:
+            continue
+        need = unit.length
+        if need >= 2:  # the longest run up to ``need``, the highest on a tie
+            best: list[int] = []
+            for run in strength_runs([i for i in order if counts[i] >= width], strength):
+                if min(len(run), need) > len(best):
+                    best = run[:need]
+            taken = []
+            if len(best) >= 2:
+                for ident in best:
+                    counts[ident] -= width
+                taken.append(Unit(width, len(best), strength[best[0]], tuple(best)))
+                need -= len(best)
+            out.append((Obligation(index, True, width, len(best) if taken else 0), taken))
+        for w in range(width, 1, -1):
+            taken = []
+            for ident in order:
+                while need and counts[ident] >= w:
+                    counts[ident] -= w
+                    need -= 1
+                    taken.append(Unit(w, 1, strength[ident], (ident,)))
+            out.append((Obligation(index, False, w, len(taken)), taken))
+    return out
+
+
+def match_greedy(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
+                 ) -> list[tuple[Obligation, list[Unit]]]:
+    """What ``follow_value`` and ``fill_units`` read, for any holding: per lead component,
+    the obligation lines and the units of ``holding`` that meet them."""
     remaining = dict(holding)
     out: list[tuple[Obligation, list[Unit]]] = []
     strength = ctx.strength

@@ -33,6 +33,7 @@ from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, fill_structure, trick
 from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
 from engine.shapes import (
     Unit,
+    _match,
     decompose,
     decompose_greedy,
     distinct_strengths,
@@ -40,6 +41,7 @@ from engine.shapes import (
     follow_amounts,
     follow_value,
     holding_of,
+    match_greedy,
     multisets,
     multisets_meeting,
     unbeatable_by,
@@ -578,3 +580,17 @@ def test_declarations_are_the_candidates_check_declaration_accepts(name: str, se
         for seat in range(game.players):
             assert legal_declarations(game, seat) == reference_declarations(game, seat)
         game.apply(random_action(game, rng, declare_chance=0.3))
+
+
+@given(suit_cards(), suit_cards())
+@settings(max_examples=400)
+def test_the_follow_match_is_the_greedy_match(
+        case: tuple[list[Card], TrumpContext, int], lead_case: tuple[list[Card], TrumpContext, int]
+        ) -> None:
+    """``fill_units``/``follow_value`` read one match; where strengths are distinct it is
+    made on counts, and the general greedy (``match_greedy``) is the oracle."""
+    cards, ctx, width = case
+    lead = decompose([c for c in lead_case[0] if ctx.eff[c.index] == ctx.eff[cards[0].index]]
+                     or cards[:4], ctx, width)
+    holding = holding_of(cards, ctx)
+    assert _match(holding, lead, ctx) == match_greedy(holding, lead, ctx)
