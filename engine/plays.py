@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from engine.cards import Card
+from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
 from engine.order import TRUMP, TrumpContext
 from engine.rules import Ruleset
@@ -124,6 +124,15 @@ def fill_structure(cards: Sequence[Card], lead: Lead, ctx: TrumpContext
     units = fill_units(holding_of(cards, ctx), ctx, lead.units)
     if not units:
         return [], list(cards)
+    chosen: list[Card] = []
+    if ctx.ident_is_card:  # an ident is one card: a unit is its cards, ``width`` times each
+        for unit in units:
+            for key in unit.idents:
+                chosen += [ALL_CARDS[key]] * unit.width
+        rest = list(cards)
+        for card in chosen:
+            rest.remove(card)
+        return chosen, rest
     by_ident: dict[int, list[Card]] = {}  # each ident's cards, in order
     ident = ctx.ident
     copies: dict[Card, int] = {}
@@ -134,7 +143,6 @@ def fill_structure(cards: Sequence[Card], lead: Lead, ctx: TrumpContext
             by_ident[ident[card.index]] = [card]
         else:
             same.append(card)
-    chosen: list[Card] = []
     used: dict[Card, int] = {}
     for unit in units:  # a unit's first cards of each ident, of the cards not all used
         width = unit.width
@@ -258,6 +266,27 @@ class PlayRules:
         return held, played
 
 
+# What a follower holding some cards of the led suit owes (``follow_amounts``), by lead,
+# context (both held by the entry, so that their ids stay their own) and cards: a
+# listing of follows and the check of the play chosen from it ask it of the same cards.
+_OWED: dict[tuple[int, int, Cards], tuple[Lead, TrumpContext, list[int]]] = {}
+_OWED_ENTRIES = 256
+
+
+def owed_amounts(lead: Lead, held: Sequence[Card], ctx: TrumpContext) -> list[int]:
+    """``follow_amounts`` of the cards ``held`` of the led suit against the lead's units
+    (shared: not to be changed)."""
+    key = (id(lead), id(ctx), tuple(held))
+    entry = _OWED.get(key)
+    if entry is not None and entry[0] is lead and entry[1] is ctx:
+        return entry[2]
+    if len(_OWED) >= _OWED_ENTRIES:
+        _OWED.clear()
+    owed = follow_amounts(holding_of(held, ctx), lead.units, ctx)
+    _OWED[key] = (lead, ctx, owed)
+    return owed
+
+
 # Single-card leads (immutable, so shared), by trump context (keyed by its id, held by
 # the entry so that the id stays its own) and card.
 _SINGLE_LEADS: dict[int, tuple[TrumpContext, dict[Card, Lead]]] = {}
@@ -329,8 +358,7 @@ class ClassicPlay(PlayRules):
         """For a seat holding ``held`` of the led suit (more cards than the lead): does a
         play of that many of them meet the shape obligations? What is owed is worked out
         once, for testing many candidates (``check_follow`` says which rule fails)."""
-        units = lead.units
-        return self._meets(units, follow_amounts(holding_of(held, ctx), units, ctx), ctx)
+        return self._meets(lead.units, owed_amounts(lead, held, ctx), ctx)
 
     @staticmethod
     def _meets(units: Sequence[Unit], owed: list[int], ctx: TrumpContext
@@ -354,7 +382,7 @@ class ClassicPlay(PlayRules):
         units = lead.units
         if self.max_width < 2 or units[0].width < 2:  # singles: any cards of the led suit
             return multisets(led, n, FOLLOW_BUDGET), True
-        owed = follow_amounts(holding_of(led, ctx), units, ctx)
+        owed = owed_amounts(lead, led, ctx)
         if len(units) == 1 and units[0].length == 1:
             # n-of-a-kind: as many identical cards as the seat holds up to n, then any
             # others; every one of them (none tried: reaching what is owed decides)

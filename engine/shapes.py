@@ -606,8 +606,11 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
         both = due + owed[first + 1]
         decided = not any(owed[first + 2:])
     ordered = sorted(cards, key=lambda c: -c.index)
-    distinct = list(dict.fromkeys(ordered))
-    counts = [ordered.count(card) for card in distinct]
+    copies: dict[Card, int] = {}
+    for card in ordered:
+        copies[card] = copies.get(card, 0) + 1
+    distinct = list(copies)
+    counts = list(copies.values())
     keys = [ctx.ident[card.index] for card in distinct]
     size = len(distinct)
     after = [sum(counts[i:]) for i in range(size + 1)]  # cards from i on
