@@ -611,6 +611,9 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
         copies[card] = copies.get(card, 0) + 1
     distinct = list(copies)
     counts = list(copies.values())
+    if decided and not tractor and width == n and limit is None and ctx.ident_is_card:
+        # n identical cards owed, and each ident one card: those alone reach it
+        return [(card,) * n for card, count in copies.items() if count >= n]
     keys = [ctx.ident[card.index] for card in distinct]
     size = len(distinct)
     after = [sum(counts[i:]) for i in range(size + 1)]  # cards from i on
