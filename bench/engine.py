@@ -1,21 +1,32 @@
 """Engine speed: full random hands per second, legal-play enumeration, play checks.
 
 Run: .venv/bin/python bench/engine.py [--hands N] [--rounds R]
-     [--preset NAME[:option=value,...] ...]
+     [--preset NAME[:option=value,...] ...] [--callgrind [--warmup W]]
 Every hand is dealt card by card with random declarations, buried, played to the end
 with random legal plays through ``Game.apply`` (all validation on) and scored. The
 presets take turns, round after round, and each figure is the median over the rounds;
 "µs/card" is a hand's time over its cards. ``four-decks`` is classic with four decks.
 Times are the process's CPU time (``time.process_time``): the machine is shared, and
 the wall clock also counts the time spent waiting for a core.
+
+``--callgrind`` counts instructions instead (``valgrind --tool=callgrind``, noise-free on a
+loaded machine): for each preset, ``--warmup`` + ``--hands`` and ``--warmup`` + ``2 *
+--hands`` hands in two processes (``PYTHONHASHSEED=0``), the difference over ``--hands``
+being a hand without the start-up; printed a hand, a card played (every seat's hand: the
+deal less the kitty) and against classic's card.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -79,6 +90,51 @@ def enumeration_and_check(preset: str, hands: int) -> tuple[float, float, float]
             statistics.mean(check_t) * 1e6)
 
 
+def play_hands(preset: str, hands: int, warmup: int) -> None:
+    """Only play hands (what ``--callgrind`` counts): the warm-up seeds, then ``hands``."""
+    rules = rules_of(preset)
+    for seed in [*range(10**6, 10**6 + warmup), *range(hands)]:
+        play_random_hand(Game(rules, seed), random.Random(seed))
+
+
+def instructions(command: list[str]) -> int:
+    """The instructions ``command`` executes, counted by callgrind."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                        *command], check=True, capture_output=True,
+                       env={**os.environ, "PYTHONHASHSEED": "0"})
+        found = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
+        assert found is not None, "callgrind wrote no total"
+        return int(found.group(1))
+
+
+def per_hand(command: list[str], hands: int) -> float:
+    """Instructions a hand: ``command`` with ``hands`` and twice as many, the difference."""
+    return (instructions([*command, "--hands", str(2 * hands)])
+            - instructions([*command, "--hands", str(hands)])) / hands
+
+
+def callgrind(presets: list[str], hands: int, warmup: int) -> None:
+    if shutil.which("valgrind") is None:
+        sys.exit("--callgrind needs valgrind (apt-get install valgrind)")
+    print(f"{'preset':28} {'M instr/hand':>12} {'cards played':>12} {'k instr/card':>12} "
+          f"{'x classic/card':>14}", flush=True)
+    classic = None
+    for preset in presets:
+        me = [sys.executable, str(Path(__file__).resolve()), "--side", "hands",
+              "--warmup", str(warmup), "--preset", preset]
+        found = per_hand(me, hands)
+        rules = rules_of(preset)
+        cards = rules.players * rules.hand_size
+        if preset == "classic":
+            classic = found / cards
+        ratio = f"{found / cards / classic:14.2f}" if classic else f"{'':14}"
+        print(f"{preset:28} {found / 1e6:12.2f} {cards:12} {found / cards / 1e3:12.1f} {ratio}",
+              flush=True)
+    print(f"({time.strftime('%Y-%m-%d')}, {hands} hands a preset after {warmup})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -86,7 +142,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--preset", nargs="*", default=DEFAULT,
                         help="presets, or preset:option=value,...")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="count instructions a hand under callgrind instead of timing")
+    parser.add_argument("--warmup", type=int, default=3, help="--callgrind's warm-up hands")
+    parser.add_argument("--side", choices=("hands",), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.side == "hands":  # what --callgrind counts, in its own process
+        for preset in args.preset:
+            play_hands(preset, args.hands, args.warmup)
+        return
+    if args.callgrind:
+        callgrind(args.preset, args.hands, args.warmup)
+        return
     found: dict[str, list[tuple[float, float, float, float]]] = {p: [] for p in args.preset}
     for _ in range(args.rounds):
         for preset in args.preset:

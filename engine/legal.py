@@ -10,9 +10,11 @@ Enumeration bounds (documented in docs/rules.md):
   ``PATTERN_CAP`` per kind); throws: per suit, every combination of its sure components
   when there are at most 5, else the largest sure throw and each that leaves one out;
 * follows: the constructive follow first; then, built from what is owed, every legal
-  follow of a changzhu lead and of a classic n-of-a-kind; for other leads every legal
-  follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``, beyond
-  that the legal ones among the first ``FOLLOW_BUDGET`` (highest cards first).
+  follow of a changzhu lead and of a classic n-of-a-kind; for tractors and throws every
+  legal follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``,
+  beyond that the legal ones among the first ``FOLLOW_BUDGET`` (highest cards first),
+  the candidates that cannot meet the first obligation owed skipped untried
+  (``shapes.multisets_meeting``).
 
 Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
 unseen, is worked out once per suit of cards and cached (``_SuitLeads``); the cards
@@ -513,14 +515,19 @@ def _in_candidate_order(follows: list[Cards], led: Sequence[Card]) -> list[Cards
 
 def legal_declarations(game: Game, seat: int) -> list[Cards]:
     """Every declaration ``seat`` could make now (whole declarations, as shown)."""
-    phase = game.phase
+    state = game.state
+    phase = state.phase
     if not isinstance(phase, Dealing) or phase.pending_return is not None:
         return []
+    style = state.rules.declaration
+    if style is DeclarationStyle.NONE or (phase.may_declare is not None
+                                          and seat not in phase.may_declare):
+        return []  # (``check_declaration`` refuses every one)
     hand = phase.hands[seat]
     counts = Counter(hand)
     candidates: list[Cards] = []
     jokers = [c for c in counts if c.is_joker]
-    if game.rules.declaration is DeclarationStyle.JOKER_AND_PAIR:
+    if style is DeclarationStyle.JOKER_AND_PAIR:
         pairs = [c for c, n in counts.items() if not c.is_joker and n >= 2]
         for joker in jokers:
             for k in range(1, min(2, counts[joker]) + 1):
@@ -530,14 +537,15 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
                     if a.suit == b.suit:
                         candidates.append((joker,) * k + (a, a, b, b))
     else:
+        level = state.declaring_level(seat)
         for card, n in counts.items():
-            if card.is_joker or card.rank == game.state.declaring_level(seat):
+            if card.is_joker or card.rank == level:
                 for k in range(2 if card.is_joker else 1, n + 1):
                     candidates.append((card,) * k)
     out = []
     for cards in candidates:
         try:
-            game.check_declaration(seat, cards)
+            state.check_declaration(seat, cards)
         except EngineError:
             continue
         out.append(cards)

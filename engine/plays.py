@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from engine.cards import Card
+from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
 from engine.order import TRUMP, TrumpContext
 from engine.rules import Ruleset
@@ -28,8 +28,8 @@ from engine.shapes import (
     follow_value,
     holding_of,
     multisets,
+    multisets_meeting,
     unbeatable_by,
-    unit_cards,
 )
 
 #: A comparable strength of a play in a trick: (is trump, tier, deciding strength).
@@ -121,9 +121,37 @@ def fill_structure(cards: Sequence[Card], lead: Lead, ctx: TrumpContext
                    ) -> tuple[list[Card], list[Card]]:
     """The lead's units as far as ``cards`` (of the led suit) can match them
     (``fill_units``), and the cards left over."""
+    units = fill_units(holding_of(cards, ctx), ctx, lead.units)
+    if not units:
+        return [], list(cards)
     chosen: list[Card] = []
-    for unit in fill_units(holding_of(cards, ctx), ctx, lead.units):
-        chosen += unit_cards(unit, [c for c in cards if chosen.count(c) < cards.count(c)], ctx)
+    if ctx.ident_is_card:  # an ident is one card: a unit is its cards, ``width`` times each
+        for unit in units:
+            for key in unit.idents:
+                chosen += [ALL_CARDS[key]] * unit.width
+        rest = list(cards)
+        for card in chosen:
+            rest.remove(card)
+        return chosen, rest
+    by_ident: dict[int, list[Card]] = {}  # each ident's cards, in order
+    ident = ctx.ident
+    copies: dict[Card, int] = {}
+    for card in cards:
+        copies[card] = copies.get(card, 0) + 1
+        same = by_ident.get(ident[card.index])
+        if same is None:
+            by_ident[ident[card.index]] = [card]
+        else:
+            same.append(card)
+    used: dict[Card, int] = {}
+    for unit in units:  # a unit's first cards of each ident, of the cards not all used
+        width = unit.width
+        spent = [card for card, n in used.items() if n >= copies[card]]
+        taken = [card for key in unit.idents for card in (
+            [c for c in by_ident[key] if c not in spent] if spent else by_ident[key])[:width]]
+        for card in taken:
+            used[card] = used.get(card, 0) + 1
+        chosen += taken
     rest = list(cards)
     for card in chosen:
         rest.remove(card)
@@ -238,6 +266,27 @@ class PlayRules:
         return held, played
 
 
+# What a follower holding some cards of the led suit owes (``follow_amounts``), by lead,
+# context (both held by the entry, so that their ids stay their own) and cards: a
+# listing of follows and the check of the play chosen from it ask it of the same cards.
+_OWED: dict[tuple[int, int, Cards], tuple[Lead, TrumpContext, list[int]]] = {}
+_OWED_ENTRIES = 256
+
+
+def owed_amounts(lead: Lead, held: Sequence[Card], ctx: TrumpContext) -> list[int]:
+    """``follow_amounts`` of the cards ``held`` of the led suit against the lead's units
+    (shared: not to be changed)."""
+    key = (id(lead), id(ctx), tuple(held))
+    entry = _OWED.get(key)
+    if entry is not None and entry[0] is lead and entry[1] is ctx:
+        return entry[2]
+    if len(_OWED) >= _OWED_ENTRIES:
+        _OWED.clear()
+    owed = follow_amounts(holding_of(held, ctx), lead.units, ctx)
+    _OWED[key] = (lead, ctx, owed)
+    return owed
+
+
 # Single-card leads (immutable, so shared), by trump context (keyed by its id, held by
 # the entry so that the id stays its own) and card.
 _SINGLE_LEADS: dict[int, tuple[TrumpContext, dict[Card, Lead]]] = {}
@@ -309,9 +358,11 @@ class ClassicPlay(PlayRules):
         """For a seat holding ``held`` of the led suit (more cards than the lead): does a
         play of that many of them meet the shape obligations? What is owed is worked out
         once, for testing many candidates (``check_follow`` says which rule fails)."""
-        units = lead.units
-        owed = follow_amounts(holding_of(held, ctx), units, ctx)
+        return self._meets(lead.units, owed_amounts(lead, held, ctx), ctx)
 
+    @staticmethod
+    def _meets(units: Sequence[Unit], owed: list[int], ctx: TrumpContext
+               ) -> Callable[[Sequence[Card]], bool]:
         def meets(play: Sequence[Card]) -> bool:
             for mine, due in zip(follow_amounts(holding_of(play, ctx), units, ctx), owed):
                 if mine != due:
@@ -328,29 +379,19 @@ class ClassicPlay(PlayRules):
     def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
                       ) -> tuple[list[Cards], bool] | None:
         n = lead.size
-        first = lead.units[0]
-        if self.max_width < 2 or first.width < 2:  # singles: any cards of the led suit
+        units = lead.units
+        if self.max_width < 2 or units[0].width < 2:  # singles: any cards of the led suit
             return multisets(led, n, FOLLOW_BUDGET), True
-        if len(lead.units) > 1 or first.length > 1:
-            return None  # tractors and throws: candidates are tried
-        # n-of-a-kind: as many identical cards as the seat holds up to n, then any others
-        by_ident: dict[int, list[Card]] = {}
-        for card in led:
-            by_ident.setdefault(ctx.ident[card.index], []).append(card)
-        for width in range(n, 1, -1):
-            kinds = [same for same in by_ident.values() if len(same) >= width]
-            if kinds:
-                break
-        else:
-            return multisets(led, n, FOLLOW_BUDGET), True
-        out: list[Cards] = []
-        for same in kinds:
-            for kind in multisets(same, width):
-                rest = list(led)
-                for card in kind:
-                    rest.remove(card)
-                out += [kind + fill for fill in multisets(rest, n - width)]
-        return out, False
+        owed = owed_amounts(lead, led, ctx)
+        if len(units) == 1 and units[0].length == 1:
+            # n-of-a-kind: as many identical cards as the seat holds up to n, then any
+            # others; every one of them (none tried: reaching what is owed decides)
+            if not any(owed):
+                return multisets(led, n, FOLLOW_BUDGET), True
+            return multisets_meeting(led, n, units, owed, _never_asked, ctx), True
+        # tractors and throws: the candidates that can meet what is owed are tried
+        return multisets_meeting(led, n, units, owed, self._meets(units, owed, ctx), ctx,
+                                 FOLLOW_BUDGET), True
 
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
         eff = ctx.eff
@@ -370,6 +411,10 @@ class ClassicPlay(PlayRules):
         if decided is None:
             return None
         return (int(suit == TRUMP), *decided)
+
+
+def _never_asked(play: Sequence[Card]) -> bool:
+    raise AssertionError("an n-of-a-kind follow is decided by the one line owed")
 
 
 def _shape_error(short: Obligation, lead: Lead, ctx: TrumpContext) -> EngineError:

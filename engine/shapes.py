@@ -16,10 +16,11 @@ Three questions are answered here, and only here:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, islice
+from math import comb
 
 from engine.cards import Card
 from engine.order import TrumpContext
@@ -272,6 +273,50 @@ def fill_units(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]) -> lis
 
 def _match(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
            ) -> list[tuple[Obligation, list[Unit]]]:
+    order = distinct_strengths(holding, ctx)
+    if order is None:
+        return match_greedy(holding, lead, ctx)
+    return _match_distinct(order, holding, lead, ctx.strength)
+
+
+def _match_distinct(order: list[int], holding: Holding, lead: Sequence[Unit],
+                    strength: Sequence[int]) -> list[tuple[Obligation, list[Unit]]]:
+    """``match_greedy`` of a holding whose idents (``order``, strongest first) all differ
+    in strength: the same choices, made on counts in strength order."""
+    counts = dict(holding)
+    out: list[tuple[Obligation, list[Unit]]] = []
+    for index, unit in enumerate(lead):
+        width = unit.width
+        if width < 2:
+            continue
+        need = unit.length
+        if need >= 2:  # the longest run up to ``need``, the highest on a tie
+            best: list[int] = []
+            for run in strength_runs([i for i in order if counts[i] >= width], strength):
+                if min(len(run), need) > len(best):
+                    best = run[:need]
+            taken = []
+            if len(best) >= 2:
+                for ident in best:
+                    counts[ident] -= width
+                taken.append(Unit(width, len(best), strength[best[0]], tuple(best)))
+                need -= len(best)
+            out.append((Obligation(index, True, width, len(best) if taken else 0), taken))
+        for w in range(width, 1, -1):
+            taken = []
+            for ident in order:
+                while need and counts[ident] >= w:
+                    counts[ident] -= w
+                    need -= 1
+                    taken.append(Unit(w, 1, strength[ident], (ident,)))
+            out.append((Obligation(index, False, w, len(taken)), taken))
+    return out
+
+
+def match_greedy(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
+                 ) -> list[tuple[Obligation, list[Unit]]]:
+    """What ``follow_value`` and ``fill_units`` read, for any holding: per lead component,
+    the obligation lines and the units of ``holding`` that meet them."""
     remaining = dict(holding)
     out: list[tuple[Obligation, list[Unit]]] = []
     strength = ctx.strength
@@ -475,6 +520,162 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
 
     rec(0, n)
     return out
+
+
+def _cards_short(whole: Holding, picked: Holding, idents: list[int], tractor: bool,
+                 width: int, due: int, strength: Sequence[int]) -> int:
+    """How many more cards a play needs, beyond those ``picked``, taking the rest from
+    ``whole`` (the picked ones and all those not decided), for one line of
+    ``follow_amounts`` worked out on its whole holding (as if every line before took
+    nothing) to reach ``due``: a run of ``due`` steps of ``width`` copies, or ``due``
+    n-of-a-kind of ``width``; ``idents``: those the hand holds ``width`` of (no others
+    count). ``NEVER`` when ``whole`` cannot."""
+    if not tractor:  # the cheapest groups of ``width`` (an ident's first is the cheapest)
+        if due == 1:
+            best = NEVER
+            for ident in idents:
+                if whole[ident] >= width:
+                    missing = width - picked[ident]
+                    if missing < best:
+                        best = missing if missing > 0 else 0
+            return best
+        costs: list[int] = []
+        for ident in idents:
+            have = picked[ident]
+            for top in range(width, whole[ident] + 1, width):
+                costs.append(min(width, max(0, top - have)))
+        if len(costs) < due:
+            return NEVER
+        return sum(sorted(costs)[:due]) if len(costs) > due else sum(costs)
+    step: dict[int, int] = {}  # strength -> the fewest cards missing for a step there
+    for ident in idents:
+        if whole[ident] >= width:
+            s = strength[ident]
+            missing = max(0, width - picked[ident])
+            if missing < step.get(s, NEVER):
+                step[s] = missing
+    best = NEVER
+    for s in step:  # each run of ``due`` steps, by its lowest
+        total = 0
+        for k in range(due):
+            found = step.get(s + k)
+            if found is None:
+                break
+            total += found
+        else:
+            best = min(best, total)
+    return best
+
+
+NEVER = 1 << 30
+
+
+def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed: list[int],
+                      meets: Callable[[Sequence[Card]], bool], ctx: TrumpContext,
+                      limit: int | None = None) -> list[tuple[Card, ...]]:
+    """``[m for m in multisets(cards, n, limit) if meets(m)]`` for a follower holding
+    ``cards`` of the led suit, whose ``follow_amounts`` are ``owed``, without trying the
+    multisets that cannot meet them.
+
+    A play's lines are compared with the hand's, the first that differs deciding. Before
+    the first line the hand owes (k), the hand's lines are 0, and so are any play's:
+    each line, worked out on an untouched holding, grows with the holding, and a play
+    holds no more than the hand. So a legal play reaches line k's amount on its own
+    cards, and the multisets that cannot (``_cards_short``: the cards chosen so far
+    need more than are left to choose) are skipped, counted towards ``limit``; so are
+    those that cannot reach the next line where it completes a run owed. Where the hand
+    owes nothing after the lines reached, reaching them is enough (``meets`` is not
+    asked).
+    """
+    lines = [(tractor, w) for u in lead if u.width >= 2
+             for tractor, w in ([(True, u.width)] if u.length >= 2 else []) +
+             [(False, w) for w in range(u.width, 1, -1)]]
+    first = next((k for k, due in enumerate(owed) if due), None)
+    if first is None or limit == 0:  # nothing is owed: every play meets it
+        return multisets(cards, n, limit)
+    tractor, width = lines[first]
+    due = owed[first]
+    # a play reaching line k meets what is owed when nothing more is owed after it
+    decided = not any(owed[first + 1:])
+    # A run owed, then n-of-a-kind of its width (the rest of the same component): taking
+    # the run takes one group of ``width`` from each of its idents, so a play reaches the
+    # second line only holding as many groups as both lines' amounts together.
+    both = 0
+    if tractor and first + 1 < len(owed) and owed[first + 1]:
+        assert lines[first + 1] == (False, width)
+        both = due + owed[first + 1]
+        decided = not any(owed[first + 2:])
+    ordered = sorted(cards, key=lambda c: -c.index)
+    copies: dict[Card, int] = {}
+    for card in ordered:
+        copies[card] = copies.get(card, 0) + 1
+    distinct = list(copies)
+    counts = list(copies.values())
+    if decided and not tractor and width == n and limit is None and ctx.ident_is_card:
+        # n identical cards owed, and each ident one card: those alone reach it
+        return [(card,) * n for card, count in copies.items() if count >= n]
+    keys = [ctx.ident[card.index] for card in distinct]
+    size = len(distinct)
+    after = [sum(counts[i:]) for i in range(size + 1)]  # cards from i on
+    counted = limit is not None and comb(len(ordered), n) > limit  # can the limit be met?
+    cap = limit if counted and limit is not None else -1
+    # ways[i][left]: the multisets of ``left`` cards from distinct[i:] (for the skipped
+    # ones to count towards the limit)
+    ways = [[0] * (n + 1) for _ in range(size + 1)]
+    if counted:
+        ways[size][0] = 1
+        for i in range(size - 1, -1, -1):
+            below, here = ways[i + 1], ways[i]
+            for left in range(n + 1):
+                here[left] = sum(below[left - t] for t in range(min(counts[i], left) + 1))
+    whole = holding_of(cards, ctx)  # the cards chosen so far and all those not decided
+    idents = [ident for ident, count in whole.items() if count >= width]
+    picked: Holding = dict.fromkeys(whole, 0)
+    strength = ctx.strength
+    chosen: list[Card] = []
+    out: list[tuple[Card, ...]] = []
+    tried = 0
+
+    def shortfall() -> int:
+        short = _cards_short(whole, picked, idents, tractor, width, due, strength)
+        if both:
+            return max(short, _cards_short(whole, picked, idents, False, width, both, strength))
+        return short
+
+    def rec(i: int, left: int) -> bool:  # True: the limit is reached
+        nonlocal tried
+        if left == 0:
+            tried += 1
+            play = tuple(chosen)
+            if decided or meets(play):
+                out.append(play)
+            return tried == cap
+        if after[i] < left:
+            return False
+        card, count, key = distinct[i], counts[i], keys[i]
+        held, had = whole[key], picked[key]
+        below = ways[i + 1]
+        short = -1 if whole[key] >= width else shortfall()  # (no part in it)
+        for take in range(min(count, left), -1, -1):
+            whole[key] = held - count + take
+            picked[key] = had + take
+            if (short if short >= 0 else shortfall()) > left - take:
+                if counted:
+                    tried += below[left - take]  # none of these can meet what is owed
+                    if tried >= cap:
+                        break
+                continue
+            chosen.extend([card] * take)
+            if rec(i + 1, left - take):
+                tried = cap
+                break
+            del chosen[len(chosen) - take:]
+        whole[key], picked[key] = held, had
+        return 0 <= cap <= tried
+
+    rec(0, n)
+    return out
+
 
 
 def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:

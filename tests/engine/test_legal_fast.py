@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
-from engine.game import Game, HandOver, MatchOver, Playing
+from engine.game import Dealing, Game, HandOver, MatchOver, Playing
 from engine.legal import (
+    _in_candidate_order,
     constructive_follow,
+    legal_declarations,
     legal_follows,
     legal_leads,
     seen_by,
@@ -27,16 +29,21 @@ from engine.legal import (
 )
 from engine.order import TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
-from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, trick_winner
-from engine.rules import PlayStyle, Ruleset, ruleset
+from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, fill_structure, trick_winner
+from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
 from engine.shapes import (
+    Unit,
+    _match,
     decompose,
     decompose_greedy,
     distinct_strengths,
+    fill_units,
     follow_amounts,
     follow_value,
     holding_of,
+    match_greedy,
     multisets,
+    multisets_meeting,
     unbeatable_by,
     unit_candidates,
     unit_cards,
@@ -452,3 +459,138 @@ def test_a_single_card_lead_is_the_lead_built_from_the_card(
     built = Lead((card,), suit, tuple(decompose([card], ctx, rules.max_width)), "single")
     assert rules.lead((card,), ctx) == built
     assert rules.lead([card], ctx) == built  # any sequence, and the same again
+
+
+@given(constructed_follow(["classic", "four-decks", "titanic", "one-deck", "red-black"]),
+       st.sampled_from([0, 1, 2, 7, 60, FOLLOW_BUDGET, None]))
+@settings(max_examples=300)
+def test_multisets_meeting_are_the_candidates_that_meet(
+        case: tuple[Game, Lead, list[Card], TrumpContext], limit: int | None) -> None:
+    """The follows of tractors and throws skip the candidates that cannot meet what is
+    owed; the oracle tries every candidate (the old listing), small limits included."""
+    game, lead, hand, ctx = case
+    led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+    units = lead.units
+    owed = follow_amounts(holding_of(led, ctx), units, ctx)
+    meets = game.play_rules.meets_shape(lead, led, ctx)
+    expected = [cards for cards in multisets(led, lead.size, limit) if meets(cards)]
+    assert multisets_meeting(led, lead.size, units, owed, meets, ctx, limit) == expected
+
+
+def reference_kind_follows(lead: Lead, led: list[Card], ctx: TrumpContext) -> list[Cards]:
+    """The follows of an n-of-a-kind lead as they were built before ``multisets_meeting``:
+    as many identical cards as the seat holds up to n, then any others (all of them)."""
+    n = lead.size
+    by_ident: dict[int, list[Card]] = {}
+    for card in led:
+        by_ident.setdefault(ctx.ident[card.index], []).append(card)
+    for width in range(n, 1, -1):
+        kinds = [same for same in by_ident.values() if len(same) >= width]
+        if kinds:
+            break
+    else:
+        return multisets(led, n, FOLLOW_BUDGET)
+    out: list[Cards] = []
+    for same in kinds:
+        for kind in multisets(same, width):
+            rest = list(led)
+            for card in kind:
+                rest.remove(card)
+            out += [kind + fill for fill in multisets(rest, n - width)]
+    return _in_candidate_order(out, led)
+
+
+@given(suit_cards(), st.data())
+@settings(max_examples=300)
+def test_kind_follows_are_the_ones_built_from_the_kinds(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    cards, ctx, width = case
+    assume(width >= 2)
+    rules = ClassicPlay(RULESETS[data.draw(st.sampled_from(["classic", "titanic",
+                                                            "four-decks", "red-black"]))])
+    card = data.draw(st.sampled_from(cards))
+    n = data.draw(st.integers(2, rules.max_width))
+    lead = Lead((card,) * n, ctx.eff[card.index], (Unit(n, 1, ctx.strength[card.index],
+                                                         (ctx.ident[card.index],)),), "pair")
+    assume(len(cards) > n)
+    built = rules.built_follows(lead, cards, ctx)
+    assert built is not None and built[1]
+    assert built[0] == reference_kind_follows(lead, cards, ctx)
+
+
+def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
+                             ) -> tuple[list[Card], list[Card]]:
+    """``fill_structure`` as it was: each unit's cards looked for among the cards."""
+    chosen: list[Card] = []
+    for unit in fill_units(holding_of(cards, ctx), ctx, lead.units):
+        chosen += unit_cards(unit, [c for c in cards if chosen.count(c) < cards.count(c)], ctx)
+    rest = list(cards)
+    for card in chosen:
+        rest.remove(card)
+    return chosen, rest
+
+
+@given(constructed_follow(["classic", "four-decks", "titanic", "one-deck", "red-black"]))
+@settings(max_examples=200)
+def test_fill_structure_takes_the_cards_it_took(
+        case: tuple[Game, Lead, list[Card], TrumpContext]) -> None:
+    _, lead, hand, ctx = case
+    led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+    assert fill_structure(led, lead, ctx) == reference_fill_structure(led, lead, ctx)
+
+
+def reference_declarations(game: Game, seat: int) -> list[Cards]:
+    """``legal_declarations`` as it was: every candidate asked of ``check_declaration``."""
+    phase = game.phase
+    if not isinstance(phase, Dealing) or phase.pending_return is not None:
+        return []
+    counts = Counter(phase.hands[seat])
+    candidates: list[Cards] = []
+    jokers = [c for c in counts if c.is_joker]
+    if game.rules.declaration is DeclarationStyle.JOKER_AND_PAIR:
+        pairs = [c for c, n in counts.items() if not c.is_joker and n >= 2]
+        for joker in jokers:
+            for k in range(1, min(2, counts[joker]) + 1):
+                candidates += [(joker,) * k + (pair, pair) for pair in pairs]
+                candidates += [(joker,) * k + (a, a, b, b) for a, b in combinations(pairs, 2)
+                               if a.suit == b.suit]
+    else:
+        for card, n in counts.items():
+            if card.is_joker or card.rank == game.state.declaring_level(seat):
+                candidates += [(card,) * k for k in range(2 if card.is_joker else 1, n + 1)]
+    out = []
+    for cards in candidates:
+        try:
+            game.check_declaration(seat, cards)
+        except EngineError:
+            continue
+        out.append(cards)
+    return out
+
+
+@pytest.mark.parametrize("name", [*RULESETS, "three-bid", "find-friends", "six"])
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=4)
+def test_declarations_are_the_candidates_check_declaration_accepts(name: str, seed: int
+                                                                   ) -> None:
+    rules = RULESETS.get(name) or ruleset(name)
+    game = Game(rules, seed)
+    rng = random.Random(seed)
+    while isinstance(game.phase, Dealing):
+        for seat in range(game.players):
+            assert legal_declarations(game, seat) == reference_declarations(game, seat)
+        game.apply(random_action(game, rng, declare_chance=0.3))
+
+
+@given(suit_cards(), suit_cards())
+@settings(max_examples=400)
+def test_the_follow_match_is_the_greedy_match(
+        case: tuple[list[Card], TrumpContext, int], lead_case: tuple[list[Card], TrumpContext, int]
+        ) -> None:
+    """``fill_units``/``follow_value`` read one match; where strengths are distinct it is
+    made on counts, and the general greedy (``match_greedy``) is the oracle."""
+    cards, ctx, width = case
+    lead = decompose([c for c in lead_case[0] if ctx.eff[c.index] == ctx.eff[cards[0].index]]
+                     or cards[:4], ctx, width)
+    holding = holding_of(cards, ctx)
+    assert _match(holding, lead, ctx) == match_greedy(holding, lead, ctx)
