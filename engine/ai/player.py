@@ -45,7 +45,7 @@ class Level(enum.Enum):
 #: ordinary decision never reaches. Hard races seven plays over three rounds of common
 #: worlds (``engine.ai.search``) with a budget in simulated cards: 4,500 cards of
 #: play-outs, so about 45 play-outs at the first trick (long play-outs, and the race's
-#: choice there gains little from more worlds: ``bench/ai_rule.py``), 90 halfway, up to
+#: choice there gains little from more worlds: ``bench/ai_rule.py``), 86 halfway, up to
 #: 240 near the end; 40 at the least (the first round's 8 worlds a play come first: 56
 #: when seven plays are raced).
 BUDGETS: dict[Level, Budget] = {
