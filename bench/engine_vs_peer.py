@@ -14,13 +14,29 @@ scoring); the peer's has no declarations and no throws, so the ratio is conserva
 a loaded machine): each side plays ``--warmup`` + ``--hands`` hands and ``--warmup`` +
 ``2 * --hands`` hands in two processes, and the difference over ``--hands`` is the cost
 of a hand without the start-up. It prints both, and the ratio.
+
+``--callgrind --listing`` counts a listing of legal leads instead: each side records
+every lead of its random hands (ours: ``bench/engine.py``'s, the peer: its driver's,
+the same seeds), forgets its caches, puts what it recorded out of the garbage
+collector's reach (``gc.freeze``), and lists the leads in the order they were played
+(``--warmup`` hands' worth first, then ``--listings`` or ``2 * --listings`` more) in two
+processes; the difference over ``--listings`` is the cost of one listing, with the
+caches as warm as the listings of a hand leave them (all four with
+``PYTHONHASHSEED=0``, the dictionaries' layout moving such counts by some 5%). The
+peer's listing is its driver's
+(``--enum rules``: every single, pair and tractor per suit), made here from the peer's
+public functions (``suit_cards``, ``find_tractor_runs``); ours also lists the sure
+throws. Run: .venv/bin/python bench/engine_vs_peer.py --peer "$TMPDIR/peer/server"
+--callgrind --listing [--listings 200 --warmup 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
+import os
 import random
 import re
 import shutil
@@ -29,14 +45,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.game import Game  # noqa: E402
+from engine import legal  # noqa: E402
+from engine.game import Game, HandOver, MatchOver, Playing  # noqa: E402
 from engine.rules import ruleset  # noqa: E402
-from engine.simulate import play_random_hand  # noqa: E402
+from engine.simulate import play_random_hand, random_action  # noqa: E402
 
 DRIVER = ROOT.parent / "shared" / "peer" / "bench_peer.py"
 
@@ -76,12 +95,142 @@ def ours_hands(hands: int, warmup: int, preset: str) -> None:
         play_random_hand(Game(rules, seed), random.Random(seed))
 
 
-def instructions(command: list[str]) -> int:
+def ours_leads(warmup: int, count: int, preset: str) -> tuple[list[tuple[Game, int]], int]:
+    """Every lead of our random hands (``ours_hands``' seeds): the game and the leader at
+    each lead of the ``warmup`` hands, then of as many more hands as give ``count`` more;
+    and how many the warm-up gave."""
+    rules = _bench_engine().rules_of(preset)
+    out: list[tuple[Game, int]] = []
+    warm = 0
+    for n, seed in enumerate([*range(10**6, 10**6 + warmup), *range(10**6)]):
+        if n == warmup:
+            warm = len(out)
+        if n >= warmup and len(out) >= warm + count:
+            break
+        game = Game(rules, seed)
+        rng = random.Random(seed)
+        while not isinstance(game.state.phase, (HandOver, MatchOver)):
+            phase = game.state.phase
+            if isinstance(phase, Playing) and phase.trick.lead is None:
+                out.append((Game.of(game.state), phase.turn))
+            action = random_action(game, rng)
+            assert action is not None
+            game.apply(action)
+    return out[:warm + count], warm
+
+
+def ours_listings(listings: int, total: int, warmup: int, preset: str) -> None:
+    """List the leads (``ours_leads``): the warm-up's, then ``listings`` of ``total``."""
+    leads, warm = ours_leads(warmup, total, preset)
+    legal.forget()  # as cold as a fresh process: warmed by these listings alone
+    gc.freeze()  # the recorded games are no garbage: keep the collector off them
+    for game, seat in leads[:warm + listings]:
+        legal.legal_plays(game, seat)
+
+
+def peer_listings(root: str, listings: int, total: int, warmup: int, seed: int = 12345
+                  ) -> None:
+    """``ours_listings`` for the peer: its driver's random hands (``--enum rules``, its
+    seed) replayed through the peer's public functions, and its driver's lead listing."""
+    sys.path.insert(0, root)
+    from shengji.engine import cards as cards_mod  # type: ignore[import-not-found]
+    from shengji.engine import combos
+    from shengji.engine import legal as peer_legal
+    from shengji.engine.game import Game as PeerGame  # type: ignore[import-not-found]
+    from shengji.engine.legal import IllegalPlay  # type: ignore[import-not-found]
+    suits = ("S", "H", "C", "D", cards_mod.TRUMP)
+
+    def leads(hand: list[str], o: object) -> list[list[str]]:  # the driver's, on a lead
+        out: list[list[str]] = []
+        for s in suits:
+            cs = peer_legal.suit_cards(hand, s, o)
+            if not cs:
+                continue
+            cnt = Counter(cs)
+            out.extend([c] for c in cnt)
+            npairs = 0
+            for c, k in cnt.items():
+                if k >= 2:
+                    out.append([c, c])
+                    npairs += 1
+            for length in range(2, npairs + 1):
+                runs = combos.find_tractor_runs(cs, o, length)
+                if not runs:
+                    break
+                out.extend(runs)
+        return out
+
+    def follows(rnd: object) -> list[list[str]]:  # the driver's, on a follow
+        o, hand = rnd.ordering, rnd.hands[rnd.turn]  # type: ignore[attr-defined]
+        lead = rnd.trick.plays[0].cards  # type: ignore[attr-defined]
+        n = len(lead)
+        h_suit = peer_legal.suit_cards(hand, peer_legal.uniform_suit(lead, o), o)
+        if len(h_suit) >= n:
+            out = []
+            for c in _multiset_combos(sorted(Counter(h_suit).items()), n):
+                try:
+                    peer_legal.validate_follow(c, hand, lead, o)
+                except IllegalPlay:
+                    continue
+                out.append(c)
+            return out
+        off = sorted((Counter(hand) - Counter(h_suit)).items())
+        return [h_suit + c for c in _multiset_combos(off, n - len(h_suit))]
+
+    rng = random.Random(seed)
+    game = None
+    positions: list[tuple[list[str], object]] = []
+    warm = 0
+    for n in range(10**6):
+        if n == warmup:
+            warm = len(positions)
+        if n >= warmup and len(positions) >= warm + total:
+            break
+        if game is None or game.game_over:
+            game = PeerGame(random.Random(rng.getrandbits(64)))
+        rnd = game.start_round()
+        while rnd.phase == "deal":
+            rnd.deal_next()
+        rnd.finalize_declare()
+        rnd.bury(rnd.banker, rng.sample(rnd.hands[rnd.banker], 8))
+        while rnd.phase == "play":
+            seat = rnd.turn
+            if not rnd.trick.plays:
+                positions.append((list(rnd.hands[seat]), rnd.ordering))
+                plays = leads(rnd.hands[seat], rnd.ordering)
+            else:
+                plays = follows(rnd)
+            rnd.play(seat, list(rng.choice(plays)))
+        game.finish_round()
+    for _, o in positions:  # forget the memos the hands left (``ordering._trcache``, ...)
+        for name in ("_trcache", "_dcache"):
+            vars(o).pop(name, None)
+    gc.freeze()
+    for hand, o in positions[:warm + listings]:
+        leads(hand, o)
+
+
+def _multiset_combos(items: list[tuple[str, int]], k: int, i: int = 0
+                     ) -> Iterator[list[str]]:
+    """The peer driver's distinct multisets of size k from [(code, count), ...]."""
+    if k == 0:
+        yield []
+        return
+    if i >= len(items):
+        return
+    code, n = items[i]
+    for take in range(min(n, k), -1, -1):
+        for rest in _multiset_combos(items, k - take, i + 1):
+            yield [code] * take + rest
+
+
+def instructions(command: list[str], env: dict[str, str] | None = None) -> int:
     """The instructions ``command`` executes, counted by callgrind."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        *command], check=True, capture_output=True)
+                        *command], check=True, capture_output=True,
+                       env=None if env is None else {**os.environ, **env})
         found = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
         assert found is not None, "callgrind wrote no total"
         return int(found.group(1))
@@ -93,9 +242,38 @@ def per_hand(command: list[str], hands: int) -> float:
             - instructions([*command, "--hands", str(hands)])) / hands
 
 
+def per_listing(command: list[str], listings: int) -> float:
+    """Instructions a lead listing: ``listings`` and twice as many, the difference."""
+    command = [*command, "--total", str(2 * listings)]
+    return (instructions([*command, "--listings", str(2 * listings)], SAME_HASHES)
+            - instructions([*command, "--listings", str(listings)], SAME_HASHES)) / listings
+
+
+#: The string hashes of every run alike: a few thousand listings feel the dictionaries'
+#: layout (some 5% from one hash seed to another), and both counts must see the same.
+SAME_HASHES = {"PYTHONHASHSEED": "0"}
+
+
+def callgrind_listing(args: argparse.Namespace) -> None:
+    common = ["--warmup", str(args.warmup), "--peer", args.peer]
+    me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-listing",
+          "--preset", args.preset, *common]
+    them = [sys.executable, str(Path(__file__).resolve()), "--side", "peer-listing", *common]
+    mine = per_listing(me, args.listings)
+    print(f"ours ({args.preset}): {mine / 1e3:.1f} k instructions a lead listing", flush=True)
+    theirs = per_listing(them, args.listings)
+    print(f"jerryyyu/shengji (classic): {theirs / 1e3:.1f} k instructions a lead listing")
+    print(f"ours / peer: {theirs / mine:.2f}x as fast a lead listing, in instructions "
+          f"({time.strftime('%Y-%m-%d')}, {args.listings} listings a side after "
+          f"{args.warmup} hands' leads)")
+
+
 def callgrind(args: argparse.Namespace) -> None:
     if shutil.which("valgrind") is None:
         sys.exit("--callgrind needs valgrind (apt-get install valgrind)")
+    if args.listing:
+        callgrind_listing(args)
+        return
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-hands",
           "--warmup", str(args.warmup), "--preset", args.preset]
     them = [sys.executable, str(args.driver), "--root", args.peer, "--enum", "rules",
@@ -132,8 +310,21 @@ def main() -> None:
                         help="CPU time of each process (default) or the wall clock")
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions a hand under callgrind instead of timing")
-    parser.add_argument("--side", choices=("ours", "ours-hands"), help=argparse.SUPPRESS)
+    parser.add_argument("--listing", action="store_true",
+                        help="with --callgrind: count a listing of legal leads, not a hand")
+    parser.add_argument("--listings", type=int, default=200,
+                        help="with --listing: lead listings per side (and twice as many)")
+    parser.add_argument("--side", choices=("ours", "ours-hands", "ours-listing", "peer-listing"),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--total", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.side in ("ours-listing", "peer-listing"):
+        total = args.total or 2 * args.listings
+        if args.side == "ours-listing":
+            ours_listings(args.listings, total, args.warmup, args.preset)
+        else:
+            peer_listings(args.peer, args.listings, total, args.warmup)
+        return
     if args.side == "ours":  # one round of ours, in its own process
         print(json.dumps(ours(args.hands, args.warmup, args.preset, args.clock)))
         return

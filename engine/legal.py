@@ -426,6 +426,12 @@ def _suit_leads(cards: Cards, ctx: TrumpContext, max_width: int) -> _SuitLeads:
     return found
 
 
+def forget() -> None:
+    """Empty this module's caches (for benchmarks that must start cold)."""
+    _SUIT_LEADS.clear()
+    _PLAYED.clear()
+
+
 def sure_throws(cards: Sequence[Card], others: Holding, ctx: TrumpContext, max_width: int
                 ) -> list[Cards]:
     """Throws of one suit whose every component no unseen card can beat (largest first)."""
