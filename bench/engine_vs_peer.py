@@ -36,14 +36,11 @@ import argparse
 import gc
 import importlib.util
 import json
-import os
 import random
-import re
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -225,21 +222,13 @@ def _multiset_combos(items: list[tuple[str, int]], k: int, i: int = 0
 
 
 def instructions(command: list[str], env: dict[str, str] | None = None) -> int:
-    """The instructions ``command`` executes, counted by callgrind."""
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "callgrind.out"
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        *command], check=True, capture_output=True,
-                       env=None if env is None else {**os.environ, **env})
-        found = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
-        assert found is not None, "callgrind wrote no total"
-        return int(found.group(1))
+    """The instructions ``command`` executes, counted by callgrind (bench/engine.py's)."""
+    return int(_bench_engine().instructions(command, env))
 
 
 def per_hand(command: list[str], hands: int) -> float:
-    """Instructions a hand: ``command`` with ``hands`` and twice as many, the difference."""
-    return (instructions([*command, "--hands", str(2 * hands)])
-            - instructions([*command, "--hands", str(hands)])) / hands
+    """Instructions a hand (bench/engine.py's count), with the hash seeds left random."""
+    return float(_bench_engine().per_hand(command, hands, None))
 
 
 def per_listing(command: list[str], listings: int) -> float:
