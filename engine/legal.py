@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from heapq import nsmallest
-from itertools import combinations, product
+from itertools import combinations, filterfalse, product
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
@@ -461,12 +461,19 @@ def _sure(throw: Cards, others: Holding, ctx: TrumpContext, max_width: int) -> b
 def constructive_follow(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContext
                         ) -> Cards | None:
     """One legal follow built from the obligations (lowest cards for the free part)."""
-    led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+    return _constructive(game, lead, hand, list(filter(ctx.suit_cards[lead.suit].__contains__,
+                                                       hand)), ctx)
+
+
+def _constructive(game: Game, lead: Lead, hand: Sequence[Card], led: list[Card],
+                  ctx: TrumpContext) -> Cards | None:
+    """``constructive_follow`` for a seat holding ``led`` of the led suit."""
     n = lead.size
     if len(led) <= n:
-        lowest = nsmallest(n - len(led), (c for c in hand if ctx.eff[c.index] != lead.suit),
-                           key=lambda c: (ctx.eff[c.index] == TRUMP, ctx.strength[c.index],
-                                          c.points))
+        eff, strength = ctx.eff, ctx.strength
+        lowest = nsmallest(n - len(led), filterfalse(ctx.suit_cards[lead.suit].__contains__,
+                                                     hand),
+                           key=lambda c: (eff[c.index] == TRUMP, strength[c.index], c.points))
         return tuple(led + lowest)
     return game.play_rules.constructive_follow(lead, led, ctx)
 
@@ -474,11 +481,12 @@ def constructive_follow(game: Game, lead: Lead, hand: Sequence[Card], ctx: Trump
 def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
     rules = game.play_rules
     n = lead.size
-    led = [c for c in hand if ctx.eff[c.index] == lead.suit]
-    base = constructive_follow(game, lead, hand, ctx)
+    in_suit = ctx.suit_cards[lead.suit].__contains__
+    led = list(filter(in_suit, hand))
+    base = _constructive(game, lead, hand, led, ctx)
     if len(led) <= n:  # every led card goes, with any others: all legal, the base first
         assert base is not None
-        others = [c for c in hand if ctx.eff[c.index] != lead.suit]
+        others = list(filterfalse(in_suit, hand))
         base_fill = _canonical(base[len(led):])
         return [base] + [tuple(led) + fill for fill in
                          multisets(others, n - len(led), FOLLOW_BUDGET) if fill != base_fill]

@@ -254,9 +254,10 @@ class PlayRules:
         """RULES §2 following, rule 1. Returns (led-suit cards held, led-suit cards played)."""
         if len(play) != lead.size:
             raise EngineError("wrong_count", count=lead.size)
-        eff, suit = ctx.eff, lead.suit
-        held = [c for c in hand if eff[c.index] == suit]
-        played = [c for c in play if eff[c.index] == suit]
+        suit = lead.suit
+        in_suit = ctx.suit_cards[suit].__contains__  # (one set lookup a card, no indexing)
+        held = list(filter(in_suit, hand))
+        played = list(filter(in_suit, play))
         if len(held) >= lead.size and len(played) < lead.size:
             raise EngineError("must_follow_suit", suit=ctx.suit_label(lead.suit),
                               rule="enough")
