@@ -43,8 +43,8 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -57,13 +57,18 @@ from engine.simulate import play_random_hand, random_action  # noqa: E402
 DRIVER = ROOT.parent / "shared" / "peer" / "bench_peer.py"
 
 
-def _bench_engine():  # type: ignore[no-untyped-def]
-    """bench/engine.py, whose measures these are (a script, so loaded by path)."""
-    spec = importlib.util.spec_from_file_location("bench_engine", ROOT / "bench" / "engine.py")
+def _script(path: Path, name: str) -> Any:
+    """A script's module, loaded by path."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _bench_engine() -> Any:
+    """bench/engine.py, whose measures these are."""
+    return _script(ROOT / "bench" / "engine.py", "bench_engine")
 
 
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
@@ -125,10 +130,12 @@ def ours_listings(listings: int, total: int, warmup: int, preset: str) -> None:
         legal.legal_plays(game, seat)
 
 
-def peer_listings(root: str, listings: int, total: int, warmup: int, seed: int = 12345
-                  ) -> None:
+def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: int,
+                  seed: int = 12345) -> None:
     """``ours_listings`` for the peer: its driver's random hands (``--enum rules``, its
-    seed) replayed through the peer's public functions, and its driver's lead listing."""
+    seed) replayed through the peer's public functions, and its driver's lead listing
+    (nested in the driver's ``main``, so written out here; its multisets are the driver's)."""
+    multiset_combos = _script(driver, "bench_peer").multiset_combos
     sys.path.insert(0, root)
     from shengji.engine import cards as cards_mod  # type: ignore[import-not-found]
     from shengji.engine import combos
@@ -164,7 +171,7 @@ def peer_listings(root: str, listings: int, total: int, warmup: int, seed: int =
         h_suit = peer_legal.suit_cards(hand, peer_legal.uniform_suit(lead, o), o)
         if len(h_suit) >= n:
             out = []
-            for c in _multiset_combos(sorted(Counter(h_suit).items()), n):
+            for c in multiset_combos(sorted(Counter(h_suit).items()), n):
                 try:
                     peer_legal.validate_follow(c, hand, lead, o)
                 except IllegalPlay:
@@ -172,7 +179,7 @@ def peer_listings(root: str, listings: int, total: int, warmup: int, seed: int =
                 out.append(c)
             return out
         off = sorted((Counter(hand) - Counter(h_suit)).items())
-        return [h_suit + c for c in _multiset_combos(off, n - len(h_suit))]
+        return [h_suit + c for c in multiset_combos(off, n - len(h_suit))]
 
     rng = random.Random(seed)
     game = None
@@ -207,20 +214,6 @@ def peer_listings(root: str, listings: int, total: int, warmup: int, seed: int =
         leads(hand, o)
 
 
-def _multiset_combos(items: list[tuple[str, int]], k: int, i: int = 0
-                     ) -> Iterator[list[str]]:
-    """The peer driver's distinct multisets of size k from [(code, count), ...]."""
-    if k == 0:
-        yield []
-        return
-    if i >= len(items):
-        return
-    code, n = items[i]
-    for take in range(min(n, k), -1, -1):
-        for rest in _multiset_combos(items, k - take, i + 1):
-            yield [code] * take + rest
-
-
 def instructions(command: list[str], env: dict[str, str] | None = None) -> int:
     """The instructions ``command`` executes, counted by callgrind (bench/engine.py's)."""
     return int(_bench_engine().instructions(command, env))
@@ -244,7 +237,7 @@ SAME_HASHES = {"PYTHONHASHSEED": "0"}
 
 
 def callgrind_listing(args: argparse.Namespace) -> None:
-    common = ["--warmup", str(args.warmup), "--peer", args.peer]
+    common = ["--warmup", str(args.warmup), "--peer", args.peer, "--driver", str(args.driver)]
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-listing",
           "--preset", args.preset, *common]
     them = [sys.executable, str(Path(__file__).resolve()), "--side", "peer-listing", *common]
@@ -312,7 +305,7 @@ def main() -> None:
         if args.side == "ours-listing":
             ours_listings(args.listings, total, args.warmup, args.preset)
         else:
-            peer_listings(args.peer, args.listings, total, args.warmup)
+            peer_listings(args.peer, args.driver, args.listings, total, args.warmup)
         return
     if args.side == "ours":  # one round of ours, in its own process
         print(json.dumps(ours(args.hands, args.warmup, args.preset, args.clock)))
