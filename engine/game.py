@@ -305,18 +305,28 @@ class MatchState:
             return [phase.declarer]
         return everyone
 
+    def declaring_refusal(self, seat: int) -> EngineError | None:
+        """Why ``seat`` (a valid seat) may not declare now whatever its cards, or None."""
+        phase = self.phase
+        if not isinstance(phase, Dealing):
+            return EngineError("wrong_phase", phase=phase.name, action="declare")
+        if self.rules.declaration is DeclarationStyle.NONE:
+            return EngineError("no_declarations")
+        if phase.may_declare is not None and seat not in phase.may_declare:
+            return EngineError("may_not_declare", seats=sorted(phase.may_declare))
+        if phase.pending_return is not None:
+            return EngineError("return_pending")
+        return None
+
     def check_declaration(self, seat: int, cards: Sequence[Card]) -> Declaration:
         """The declaration ``seat`` would make with ``cards``, or the reason it may not."""
         phase = self.phase
-        if not isinstance(phase, Dealing):
-            raise EngineError("wrong_phase", phase=phase.name, action="declare")
-        seat = _seat(self, seat)
-        if self.rules.declaration is DeclarationStyle.NONE:
-            raise EngineError("no_declarations")
-        if phase.may_declare is not None and seat not in phase.may_declare:
-            raise EngineError("may_not_declare", seats=sorted(phase.may_declare))
-        if phase.pending_return is not None:
-            raise EngineError("return_pending")
+        if isinstance(phase, Dealing):
+            seat = _seat(self, seat)  # (a bad seat is told before the rest)
+        refusal = self.declaring_refusal(seat)
+        if refusal is not None:
+            raise refusal
+        assert isinstance(phase, Dealing)
         remove_cards(phase.hands[seat], cards)
         decl = parse_declaration(seat, cards, self.declaring_level(seat), self.rules)
         check_override(decl, phase.standing, self.rules)

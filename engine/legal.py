@@ -531,12 +531,9 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
     """Every declaration ``seat`` could make now (whole declarations, as shown)."""
     state = game.state
     phase = state.phase
-    if not isinstance(phase, Dealing) or phase.pending_return is not None:
-        return []
+    if not isinstance(phase, Dealing) or state.declaring_refusal(seat) is not None:
+        return []  # (``check_declaration`` would refuse every one)
     style = state.rules.declaration
-    if style is DeclarationStyle.NONE or (phase.may_declare is not None
-                                          and seat not in phase.may_declare):
-        return []  # (``check_declaration`` refuses every one)
     hand = phase.hands[seat]
     counts = Counter(hand)
     candidates: list[Cards] = []

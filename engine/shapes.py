@@ -677,7 +677,6 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
     return out
 
 
-
 def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:
     """The actual cards of ``cards`` that make up ``unit`` (red-black pairs mix suits)."""
     pool = list(cards)
