@@ -31,7 +31,7 @@ from bot.text.commands import ShengjiTranslator
 from bot.tree import ShengjiTree, locale_of
 from bot.ui.panel_registry import PanelRegistry
 from bot.ui.publisher import DiscordPublisher, Postbox
-from bot.ui.render import start_picture_workers, stop_picture_workers
+from bot.ui.render import PictureWorkers
 from engine.ai import AiPool
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,7 @@ class ShengjiBot(commands.AutoShardedBot):
     publisher: DiscordPublisher
     services: Services
     panels: PanelRegistry
+    pictures: PictureWorkers
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intent is needed
@@ -64,7 +65,7 @@ class ShengjiBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         # pictures are drawn in a worker process, away from the event loop (started first:
         # it forks before the store's thread exists)
-        start_picture_workers(workers=1)
+        self.pictures = PictureWorkers(workers=1)
         self.store = await open_store(self.settings.database)
         # before anything is restored: no other live process may act on these tables
         await self.store.claim_shards(self.settings.shard_count or 1,
@@ -72,7 +73,7 @@ class ShengjiBot(commands.AutoShardedBot):
         panels = PanelRegistry()
         self.panels = panels
         publisher = DiscordPublisher(Postbox(self), message_posted=self._message_posted,
-                                     redrawn=panels.redraw,
+                                     redrawn=panels.redraw, pictures=self.pictures,
                                      edit_interval=self.settings.edit_interval)
         server_settings = ServerSettingsService(self.store)
         self.counter = StatsCounter(self.store, server_settings)
@@ -85,7 +86,7 @@ class ShengjiBot(commands.AutoShardedBot):
             tables=self.tables, notes=publisher, panels=panels,
             server_settings=server_settings, stats=StatsQueries(self.store),
             exports=MatchExporter(self.store),
-            default_table_settings=self.default_table_settings)
+            default_table_settings=self.default_table_settings, pictures=self.pictures)
         # `kill -USR1 <pid>` logs the memory figures (bench/memory.py reads them)
         self.loop.add_signal_handler(signal.SIGUSR1, self.log_memory)
         await self.tree.set_translator(ShengjiTranslator())
@@ -124,7 +125,8 @@ class ShengjiBot(commands.AutoShardedBot):
             await self.tables.close()
         if hasattr(self, "publisher"):
             await self.publisher.close()
-        stop_picture_workers()
+        if hasattr(self, "pictures"):
+            self.pictures.close()
         if hasattr(self, "store"):
             await self.store.close()
         if hasattr(self, "deciders"):

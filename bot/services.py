@@ -17,6 +17,7 @@ from bot.table_data import Seat, Table, TableSettings
 from engine.actions import Action
 from engine.cards import Card
 from engine.views import SeatView
+from images import Rendered
 
 
 class TableDesk(Protocol):
@@ -123,6 +124,19 @@ class StatsDesk(Protocol):
                       ) -> list[HistoryEntry]: ...
 
 
+class Pictures(Protocol):
+    """Where pictures are drawn (``bot.ui.render``: worker processes in the bot, a thread
+    in tests and scripts); a player's own pictures are ``urgent``."""
+
+    @property
+    def waiting(self) -> int:
+        """Pictures waiting to be drawn: how far behind the drawing is."""
+        ...
+
+    async def draw(self, urgent: bool, render: Callable[..., Rendered], *args: Any,
+                   **kwargs: Any) -> Rendered: ...
+
+
 class ExportDesk(Protocol):
     """Finished matches as documents (``bot.stats.export``)."""
 
@@ -140,6 +154,7 @@ class Services:
     stats: StatsDesk
     exports: ExportDesk
     default_table_settings: TableSettings
+    pictures: Pictures
 
 
 def services_of(client: object) -> Services:

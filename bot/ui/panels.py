@@ -132,7 +132,7 @@ async def build_panel(services: Services, channel_id: int, user_id: int, locale:
         selected = [card for i, card in picking.picked(pool) if i < len(view.hand)]
         add_picker(ui, locale, channel_id, picking, pick_groups(locale, view, kind), names)
     lines += services.notes.take_private(channel_id, user_id)
-    picture = await hand_picture(view, unplayable=unplayable, selected=selected,
+    picture = await hand_picture(services.pictures, view, unplayable=unplayable, selected=selected,
                                  locale=locale)
     file = discord.File(io.BytesIO(picture.png), filename="hand.png",
                         description=picture.alt_text[:1024])

@@ -23,13 +23,13 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
+from bot.services import Pictures
 from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event, result_lines, trump_name
 from bot.ui.buttons import table_buttons
 from bot.ui.render import (
     person_to_act,
-    pictures_waiting,
     result_picture,
     seat_names,
     table_picture,
@@ -71,8 +71,10 @@ class DiscordPublisher:
     def __init__(self, post: Postbox, *,
                  message_posted: Callable[[Table, int], Awaitable[None]],
                  redrawn: Callable[[int], Awaitable[None]],
+                 pictures: Pictures,
                  edit_interval: float = 1.0) -> None:
         self.post = post
+        self.pictures = pictures
         self.message_posted = message_posted
         self.redrawn = redrawn
         self.edit_interval = edit_interval
@@ -189,7 +191,7 @@ class DiscordPublisher:
         while many redraws wait, except where the game waits for a person (they watch)."""
         if person_to_act(table) is not None:
             return self.edit_interval
-        waiting = len(self._dirty) + pictures_waiting()
+        waiting = len(self._dirty) + self.pictures.waiting
         return self.edit_interval * min(MAX_STRETCH, 1 + waiting / WAITING_PER_STRETCH)
 
     def summary(self, table: Table, view: SeatView | None = None) -> str:
@@ -204,7 +206,7 @@ class DiscordPublisher:
             # drawn: both show the same moment even if the game moves on meanwhile
             public = public_view(table.game) if table.game is not None else None
             content = self.summary(table, public)
-            picture = await table_picture(table, public)
+            picture = await table_picture(self.pictures, table, public)
             file = discord.File(_bytes(picture.png), filename="table.png",
                                 description=picture.alt_text[:1024])
             view = table_buttons(table)
@@ -237,7 +239,8 @@ class DiscordPublisher:
         text = "\n".join([*result_lines(table.locale, result), f"→ {names[result.next_dealer]}"])
         files = []
         try:
-            picture = await result_picture(table.locale, result, names, table.rules.seating)
+            picture = await result_picture(self.pictures, table.locale, result, names,
+                                           table.rules.seating)
             files.append(discord.File(_bytes(picture.png), filename="result.png",
                                       description=picture.alt_text[:1024]))
         except Exception:  # the words of the result go out without their picture

@@ -2,8 +2,9 @@
 
 Pictures come from ``images``. Pillow holds the interpreter while it draws, so in a
 thread it would starve the event loop that answers interactions: the bot draws them in
-a worker process (:class:`PictureWorkers`, started and stopped with the bot); without
-one (tests, scripts) the async helpers fall back to a thread. The worker is sent plain
+a worker process (:class:`PictureWorkers`, which the bot starts, hands to the
+publisher and the panels through its services, and stops); tests and scripts may draw in
+a thread instead (:class:`ThreadPictures`). The worker is sent plain
 data (scenes, cards, labels) and sends back PNG bytes. A player's own hand picture (and
 a hand's result) goes before table-message refreshes waiting for the worker.
 
@@ -24,6 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import fields
 from typing import Any
 
+from bot.services import Pictures
 from bot.table_data import Table
 from bot.text.catalogue import say, template
 from bot.text.events import (
@@ -139,34 +141,15 @@ def _warm() -> None:
                             Rank.TWO))
 
 
-_workers: PictureWorkers | None = None
+class ThreadPictures:
+    """Pictures drawn in a thread of this process (tests, scripts: no worker to start).
+    Pillow holds the interpreter meanwhile, so the bot itself uses :class:`PictureWorkers`."""
 
+    waiting = 0
 
-def start_picture_workers(workers: int = 1) -> PictureWorkers:
-    """Draw pictures in ``workers`` processes from now on (until :func:`stop_picture_workers`)."""
-    global _workers
-    if _workers is None:
-        _workers = PictureWorkers(workers)
-    return _workers
-
-
-def stop_picture_workers() -> None:
-    global _workers
-    workers, _workers = _workers, None
-    if workers is not None:
-        workers.close()
-
-
-def pictures_waiting() -> int:
-    """Pictures waiting for a worker: how far behind the drawing is."""
-    return _workers.waiting if _workers is not None else 0
-
-
-async def _draw(urgent: bool, render: Callable[..., Rendered], *args: Any,
-                **kwargs: Any) -> Rendered:
-    if _workers is None:
+    async def draw(self, urgent: bool, render: Callable[..., Rendered], *args: Any,
+                   **kwargs: Any) -> Rendered:
         return await asyncio.to_thread(render, *args, **kwargs)
-    return await _workers.draw(urgent, render, *args, **kwargs)
 
 
 def seat_names(table: Table) -> list[str]:
@@ -373,9 +356,10 @@ def _bid(view: SeatView) -> BidInfo:
     return BidInfo(view.bid, view.dealer)
 
 
-async def table_picture(table: Table, view: SeatView | None = None) -> Rendered:
+async def table_picture(pictures: Pictures, table: Table, view: SeatView | None = None
+                        ) -> Rendered:
     """The table's picture (``view`` as for :func:`status_line`)."""
-    return await _draw(False, render_table, table_scene(table, view),
+    return await pictures.draw(False, render_table, table_scene(table, view),
                        labels=picture_labels(table.locale))
 
 
@@ -389,12 +373,12 @@ def hand_text(locale: str, view: SeatView) -> str:
     return say(locale, "hand_header", count=len(order), trump=trump) + "\n" + numbered
 
 
-async def hand_picture(view: SeatView, *, unplayable: Sequence[Card] = (),
+async def hand_picture(pictures: Pictures, view: SeatView, *, unplayable: Sequence[Card] = (),
                        new: Sequence[Card] = (), selected: Sequence[Card] = (),
                        locale: str | None = None) -> Rendered:
     """The seat's hand (``selected``: cards picked, raised); its words in ``locale``'s
     language (English by default)."""
-    return await _draw(True, _hand_only, list(view.hand), view.ctx,
+    return await pictures.draw(True, _hand_only, list(view.hand), view.ctx,
                        unplayable=list(unplayable), new=list(new), selected=list(selected),
                        labels=picture_labels(locale, {"hand": len(view.hand)}))
 
@@ -436,7 +420,7 @@ def result_scene(locale: str, result: HandResult, names: Sequence[str],
                        next_declarers=[names[s] for s in result.next_declarers])
 
 
-async def result_picture(locale: str, result: HandResult, names: Sequence[str],
-                         seating: Seating) -> Rendered:
-    return await _draw(True, render_result, result_scene(locale, result, names, seating),
+async def result_picture(pictures: Pictures, locale: str, result: HandResult,
+                         names: Sequence[str], seating: Seating) -> Rendered:
+    return await pictures.draw(True, render_result, result_scene(locale, result, names, seating),
                        labels=picture_labels(locale))

@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.client import EXTENSIONS
 from bot.services import Services
 from bot.table_data import TableSettings
+from bot.ui.render import ThreadPictures
 
 LOBBY = ["create", "join", "leave", "addbot", "removebot", "start", "remove", "end", "status",
          "rules"]
@@ -26,7 +27,7 @@ async def _loaded() -> Bot:
     bot = Bot(command_prefix=commands.when_mentioned, intents=discord.Intents.none())
     # the cogs only keep the services until a command runs
     bot.services = Services(None, None, None, None, None, None,  # type: ignore[arg-type]
-                            TableSettings())
+                            TableSettings(), ThreadPictures())
     for name in EXTENSIONS:
         await bot.load_extension(name)
     return bot

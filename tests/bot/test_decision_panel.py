@@ -17,7 +17,7 @@ from bot.text.catalogue import say
 from bot.text.events import describe_event, phase_status
 from bot.ui.decisions import CallDraft, accepts, draft_of
 from bot.ui.panels import build_panel
-from bot.ui.render import seat_names, status_line
+from bot.ui.render import ThreadPictures, seat_names, status_line
 from engine.actions import (
     AnswerTransfer,
     Bid,
@@ -66,7 +66,7 @@ def _table(game: Game, preset: str, options: dict[str, Any] | None = None) -> Ta
 
 def _services(table: Table) -> Services:
     return Services(Desk(table), Notes(), None, None, None, None,  # type: ignore[arg-type]
-                    TableSettings())
+                    TableSettings(), ThreadPictures())
 
 
 async def _panel(table: Table, seat: int, locale: str = "en-US", progress: Any = None

@@ -17,7 +17,7 @@ from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event
 from bot.ui.publisher import DiscordPublisher, Postbox
-from bot.ui.render import seat_names
+from bot.ui.render import ThreadPictures, seat_names
 from engine.actions import AnswerTransfer, Event, Transfer, event
 from tests.bot.harness import wait_until
 from tests.bot.test_decision_panel import _table, _transferring
@@ -48,7 +48,7 @@ async def posting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Posting]:
         pass
 
     publisher = DiscordPublisher(Postbox(client), message_posted=nothing, redrawn=nothing,
-                                 edit_interval=0)
+                                 pictures=ThreadPictures(), edit_interval=0)
     try:
         yield Posting(fake, channel, users, publisher)
     finally:

@@ -18,7 +18,7 @@ import pytest
 
 from bot.table_data import Seat, Table, TableSettings
 from bot.ui.publisher import MAX_STRETCH, WAITING_PER_STRETCH, DiscordPublisher, Postbox
-from bot.ui.render import PictureWorkers
+from bot.ui.render import PictureWorkers, ThreadPictures
 from engine.game import Game
 from engine.rules import ruleset
 from engine.simulate import random_action
@@ -126,7 +126,8 @@ async def test_table_edits_wait_longer_while_many_wait_but_not_where_a_person_is
         pass
 
     publisher = DiscordPublisher(Postbox(None), message_posted=nothing,  # type: ignore[arg-type]
-                                 redrawn=nothing, edit_interval=1.0)
+                                 redrawn=nothing, pictures=ThreadPictures(),
+                                 edit_interval=1.0)
     computers, person = _table(1, person_to_act=False), _table(2, person_to_act=True)
     try:
         publisher.schedule(computers)
