@@ -483,6 +483,10 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
     n = lead.size
     in_suit = ctx.suit_cards[lead.suit].__contains__
     led = list(filter(in_suit, hand))
+    if len(led) > n:
+        listed = rules.follows_at_once(lead, led, ctx)
+        if listed is not None:
+            return listed
     base = _constructive(game, lead, hand, led, ctx)
     if len(led) <= n:  # every led card goes, with any others: all legal, the base first
         assert base is not None

@@ -162,8 +162,9 @@ class PlayRules:
 
     Besides checking plays, a style enumerates them (``engine.legal`` asks): the leads
     peculiar to it (``pattern_leads``), one legal follow built from what is owed
-    (``constructive_follow``) and every legal follow where that can be built
-    (``built_follows``), else a test for candidates (``meets_shape``)."""
+    (``constructive_follow``), every legal follow where they can be listed at once
+    (``follows_at_once``) or built (``built_follows``), else a test for candidates
+    (``meets_shape``)."""
 
     #: A lead may be a throw: several components of one suit (RULES §2).
     throws: ClassVar[bool] = True
@@ -189,6 +190,13 @@ class PlayRules:
         """One legal follow for a seat holding ``led`` of the led suit, more cards than
         the lead: built from the obligations, lowest cards for the free part."""
         raise NotImplementedError
+
+    def follows_at_once(self, lead: Lead, led: list[Card], ctx: TrumpContext
+                        ) -> list[Cards] | None:
+        """Every legal follow, the constructive one first, for a seat holding ``led`` of
+        the led suit (more cards than the lead), where the style lists them with no
+        candidate checked; None elsewhere (``built_follows``, ``meets_shape``)."""
+        return None
 
     def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
                       ) -> tuple[list[Cards], bool] | None:
@@ -346,7 +354,10 @@ class ClassicPlay(PlayRules):
             return  # all led-suit cards are played: no shape choice is left
         if lead.units[0].width < 2:
             return  # singles (the largest component comes first): nothing else is owed
-        if self.meets_shape(lead, held, ctx)(played):
+        if _is_kind(lead):
+            if most_alike(played, ctx, lead.size) >= most_alike(held, ctx, lead.size):
+                return
+        elif self.meets_shape(lead, held, ctx)(played):
             return
         owed = follow_value(holding_of(held, ctx), lead.units, ctx)
         given = follow_value(holding_of(played, ctx), lead.units, ctx)
@@ -377,6 +388,26 @@ class ClassicPlay(PlayRules):
         chosen += pool[: lead.size - len(chosen)]
         return tuple(chosen)
 
+    def follows_at_once(self, lead: Lead, led: list[Card], ctx: TrumpContext
+                        ) -> list[Cards] | None:
+        """n-of-a-kind: as many identical cards as the seat holds up to n (``most_alike``),
+        then any others; every one of them, none tried."""
+        if self.max_width < 2 or not _is_kind(lead):
+            return None
+        n = lead.size
+        alike = most_alike(led, ctx, n)
+        base = self.constructive_follow(lead, led, ctx)
+        follows: list[Cards]
+        if alike < 2:  # no two identical cards: any cards of the led suit
+            follows = multisets(led, n, FOLLOW_BUDGET)
+        else:  # (``follow_amounts``: one line per width, n down to 2; the one reached owed)
+            owed = [0] * (n - alike) + [1] + [0] * (alike - 2)
+            follows = multisets_meeting(led, n, lead.units, owed, _never_asked, ctx)
+        if alike >= 2 and most_alike(base, ctx, n) < alike:
+            return follows  # (the constructive follow is meant to be legal)
+        base_key = tuple(sorted(base, key=lambda c: -c.index))  # as the listing writes it
+        return [base] + [cards for cards in follows if cards != base_key]
+
     def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
                       ) -> tuple[list[Cards], bool] | None:
         n = lead.size
@@ -384,13 +415,8 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or units[0].width < 2:  # singles: any cards of the led suit
             return multisets(led, n, FOLLOW_BUDGET), True
         owed = owed_amounts(lead, led, ctx)
-        if len(units) == 1 and units[0].length == 1:
-            # n-of-a-kind: as many identical cards as the seat holds up to n, then any
-            # others; every one of them (none tried: reaching what is owed decides)
-            if not any(owed):
-                return multisets(led, n, FOLLOW_BUDGET), True
-            return multisets_meeting(led, n, units, owed, _never_asked, ctx), True
-        # tractors and throws: the candidates that can meet what is owed are tried
+        # tractors and throws (n-of-a-kind: ``follows_at_once``): the candidates that can
+        # meet what is owed are tried
         return multisets_meeting(led, n, units, owed, self._meets(units, owed, ctx), ctx,
                                  FOLLOW_BUDGET), True
 
@@ -412,6 +438,18 @@ class ClassicPlay(PlayRules):
         if decided is None:
             return None
         return (int(suit == TRUMP), *decided)
+
+
+def _is_kind(lead: Lead) -> bool:
+    """Is the lead n identical cards (n at least 2)?"""
+    units = lead.units
+    return len(units) == 1 and units[0].length == 1 and units[0].width >= 2
+
+
+def most_alike(cards: Sequence[Card], ctx: TrumpContext, cap: int) -> int:
+    """The most identical cards among ``cards``, up to ``cap``: what a follower of an
+    n-of-a-kind owes, all that its one owed line (``follow_amounts``) depends on."""
+    return min(max(holding_of(cards, ctx).values(), default=0), cap)
 
 
 def _never_asked(play: Sequence[Card]) -> bool:

@@ -500,22 +500,72 @@ def reference_kind_follows(lead: Lead, led: list[Card], ctx: TrumpContext) -> li
     return _in_candidate_order(out, led)
 
 
+def reference_tried_follows(rules: ClassicPlay, lead: Lead, led: list[Card], ctx: TrumpContext
+                            ) -> list[Cards]:
+    """The follows of an n-of-a-kind lead as ``legal_follows`` listed them before
+    ``follows_at_once``: the constructive follow if the shape check (every line of
+    ``follow_amounts``) accepts it, then the candidates that meet what is owed (the
+    first ``FOLLOW_BUDGET`` where nothing is), the constructive one not twice."""
+    meets = rules.meets_shape(lead, led, ctx)
+    owed = follow_amounts(holding_of(led, ctx), lead.units, ctx)
+    base = rules.constructive_follow(lead, led, ctx)
+    out = [base] if meets(base) else []
+    key = tuple(sorted(base, key=lambda c: -c.index)) if out else None
+    return out + [cards for cards in multisets(led, lead.size,
+                                               FOLLOW_BUDGET if not any(owed) else None)
+                  if cards != key and meets(cards)]
+
+
+def kind_lead(card: Card, n: int, ctx: TrumpContext) -> Lead:
+    return Lead((card,) * n, ctx.eff[card.index],
+                (Unit(n, 1, ctx.strength[card.index], (ctx.ident[card.index],)),), "pair")
+
+
 @given(suit_cards(), st.data())
 @settings(max_examples=300)
 def test_kind_follows_are_the_ones_built_from_the_kinds(
         case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """``follows_at_once`` lists an n-of-a-kind's follows as trying every candidate did
+    (the same follows, in the same order), and they are the ones built from the kinds."""
     cards, ctx, width = case
     assume(width >= 2)
     rules = ClassicPlay(RULESETS[data.draw(st.sampled_from(["classic", "titanic",
                                                             "four-decks", "red-black"]))])
     card = data.draw(st.sampled_from(cards))
     n = data.draw(st.integers(2, rules.max_width))
-    lead = Lead((card,) * n, ctx.eff[card.index], (Unit(n, 1, ctx.strength[card.index],
-                                                         (ctx.ident[card.index],)),), "pair")
+    lead = kind_lead(card, n, ctx)
     assume(len(cards) > n)
-    built = rules.built_follows(lead, cards, ctx)
-    assert built is not None and built[1]
-    assert built[0] == reference_kind_follows(lead, cards, ctx)
+    listed = rules.follows_at_once(lead, cards, ctx)
+    assert listed == reference_tried_follows(rules, lead, cards, ctx)
+    base = rules.constructive_follow(lead, cards, ctx)
+    assert listed[0] == base
+    assert sorted(map(_canonical_of, listed)) == sorted(
+        set(map(_canonical_of, [base, *reference_kind_follows(lead, cards, ctx)])))
+
+
+def _canonical_of(cards: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(sorted(c.index for c in cards))
+
+
+@given(constructed_follow(["classic", "four-decks", "titanic", "one-deck", "red-black"]),
+       st.data())
+@settings(max_examples=300)
+def test_a_kind_follow_is_checked_by_the_most_alike(
+        case: tuple[Game, Lead, list[Card], TrumpContext], data: st.DataObject) -> None:
+    """``check_follow`` of an n-of-a-kind compares how many identical cards the play and
+    the hand hold (``most_alike``); the oracle compares every line of ``follow_amounts``
+    (``meets_shape``)."""
+    game, lead, hand, ctx = case
+    assume(game.rules.max_width >= 2)
+    card = data.draw(st.sampled_from(lead.cards))
+    n = data.draw(st.integers(2, game.rules.max_width))
+    lead = kind_lead(card, n, ctx)
+    led = [c for c in hand if ctx.eff[c.index] == lead.suit]
+    assume(len(led) > n)
+    order = data.draw(st.permutations(range(len(led))))
+    play = tuple(led[i] for i in order[:n])
+    assert accepted(game, lead, play, hand, ctx) == \
+        game.play_rules.meets_shape(lead, led, ctx)(play)
 
 
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
