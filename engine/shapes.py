@@ -522,6 +522,46 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     return out
 
 
+def multisets_with_kind(cards: Sequence[Card], n: int, width: int) -> list[tuple[Card, ...]]:
+    """``[m for m in multisets(cards, n) if some card is in m width times]``, built without
+    the others: the follows of an n-of-a-kind lead where each ident is one card and the
+    seat can match ``width`` (at least 2) of them."""
+    ordered = sorted(cards, key=lambda c: -c.index)
+    copies: dict[Card, int] = {}
+    for card in ordered:
+        copies[card] = copies.get(card, 0) + 1
+    if width == n:
+        return [(card,) * n for card, count in copies.items() if count >= n]
+    distinct = list(copies)
+    counts = list(copies.values())
+    size = len(distinct)
+    after = [0] * (size + 1)  # cards from i on
+    kind_after = [False] * (size + 1)  # does a card from i on come ``width`` times?
+    for i in range(size - 1, -1, -1):
+        after[i] = after[i + 1] + counts[i]
+        kind_after[i] = kind_after[i + 1] or counts[i] >= width
+    out: list[tuple[Card, ...]] = []
+    picked: list[Card] = []
+
+    def rec(i: int, left: int, has_kind: bool) -> None:
+        if left == 0:
+            out.append(tuple(picked))  # (a play without the kind is cut before)
+            return
+        if after[i] < left:
+            return
+        card = distinct[i]
+        for take in range(min(counts[i], left), -1, -1):
+            got = has_kind or take >= width
+            if not got and (left - take < width or not kind_after[i + 1]):
+                continue  # no card left can make the kind
+            picked.extend([card] * take)
+            rec(i + 1, left - take, got)
+            del picked[len(picked) - take:]
+
+    rec(0, n, False)
+    return out
+
+
 def _cards_short(whole: Holding, picked: Holding, idents: list[int], tractor: bool,
                  width: int, due: int, strength: Sequence[int]) -> int:
     """How many more cards a play needs, beyond those ``picked``, taking the rest from

@@ -44,6 +44,7 @@ from engine.shapes import (
     match_greedy,
     multisets,
     multisets_meeting,
+    multisets_with_kind,
     unbeatable_by,
     unit_candidates,
     unit_cards,
@@ -566,6 +567,16 @@ def test_a_kind_follow_is_checked_by_the_most_alike(
     play = tuple(led[i] for i in order[:n])
     assert accepted(game, lead, play, hand, ctx) == \
         game.play_rules.meets_shape(lead, led, ctx)(play)
+
+
+@given(suit_cards(), st.integers(1, 5), st.integers(2, 5))
+@settings(max_examples=300)
+def test_multisets_with_a_kind_are_the_multisets_holding_one(
+        case: tuple[list[Card], TrumpContext, int], n: int, width: int) -> None:
+    cards = case[0][:16]
+    assume(width <= n)
+    assert multisets_with_kind(cards, n, width) == [
+        m for m in multisets(cards, n) if max(Counter(m).values()) >= width]
 
 
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
