@@ -384,6 +384,8 @@ class ClassicPlay(PlayRules):
         return meets
 
     def constructive_follow(self, lead: Lead, led: Sequence[Card], ctx: TrumpContext) -> Cards:
+        if ctx.ident_is_card and _is_kind(lead):
+            return _kind_follow(lead.size, led, ctx)
         chosen, pool = fill_structure(led, lead, ctx)
         pool.sort(key=lambda c: (ctx.strength[c.index], c.points))
         chosen += pool[: lead.size - len(chosen)]
@@ -447,6 +449,28 @@ def _is_kind(lead: Lead) -> bool:
     """Is the lead n identical cards (n at least 2)?"""
     units = lead.units
     return len(units) == 1 and units[0].length == 1 and units[0].width >= 2
+
+
+def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:
+    """``constructive_follow`` of n identical cards where each ident is one card, without
+    ``fill_structure``: as many copies as the seat holds (up to n) of the strongest card
+    held that many times (of equally strong ones, the one held most, then the lowest:
+    ``fill_units``' choice), then the lowest other cards."""
+    copies: dict[Card, int] = {}
+    for card in led:
+        copies[card] = copies.get(card, 0) + 1
+    alike = min(max(copies.values()), n)
+    strength = ctx.strength
+    pool = list(led)
+    chosen: list[Card] = []
+    if alike >= 2:
+        kind = max((card for card, count in copies.items() if count >= alike),
+                   key=lambda card: (strength[card.index], copies[card], -card.index))
+        chosen = [kind] * alike
+        for _ in chosen:
+            pool.remove(kind)
+    pool.sort(key=lambda c: (strength[c.index], c.points))
+    return tuple(chosen + pool[:n - len(chosen)])
 
 
 def most_alike(cards: Sequence[Card], ctx: TrumpContext, cap: int) -> int:

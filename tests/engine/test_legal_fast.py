@@ -15,7 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import ALL_CARDS, Card
+from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_card, parse_cards
 from engine.errors import EngineError
 from engine.game import Dealing, Game, HandOver, MatchOver, Playing
 from engine.legal import (
@@ -542,6 +542,39 @@ def test_kind_follows_are_the_ones_built_from_the_kinds(
     assert listed[0] == base
     assert sorted(map(_canonical_of, listed)) == sorted(
         set(map(_canonical_of, [base, *reference_kind_follows(lead, cards, ctx)])))
+
+
+def reference_constructive_follow(lead: Lead, led: list[Card], ctx: TrumpContext) -> Cards:
+    """``ClassicPlay.constructive_follow`` as it was for every lead: the units
+    ``fill_structure`` takes, then the lowest other cards."""
+    chosen, pool = fill_structure(led, lead, ctx)
+    pool.sort(key=lambda c: (ctx.strength[c.index], c.points))
+    return tuple(chosen + pool[:lead.size - len(chosen)])
+
+
+@given(suit_cards(), st.data())
+@settings(max_examples=400)
+def test_a_kind_constructive_follow_is_the_one_fill_structure_takes(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    cards, ctx, width = case
+    assume(width >= 2)
+    rules = ClassicPlay(RULESETS[data.draw(st.sampled_from(["classic", "titanic",
+                                                            "four-decks", "red-black"]))])
+    lead = kind_lead(data.draw(st.sampled_from(cards)), data.draw(st.integers(2, width)), ctx)
+    assume(len(cards) > lead.size)
+    assert rules.constructive_follow(lead, cards, ctx) == \
+        reference_constructive_follow(lead, cards, ctx)
+
+
+def test_a_kind_constructive_follow_of_equal_cards_takes_the_one_held_most() -> None:
+    """Off-suit level cards are equally strong trumps: of those held as many times as
+    the lead needs, ``fill_units`` takes the one held most (here the higher index)."""
+    ctx = trump_context(Rank.FIVE, Suit.HEARTS)
+    led = parse_cards("5S 5S 5D 5D 5D 3H 3H")
+    rules = ClassicPlay(RULESETS["four-decks"])
+    lead = kind_lead(parse_card("7H"), 2, ctx)
+    assert rules.constructive_follow(lead, led, ctx) == tuple(parse_cards("5D 5D")) == \
+        reference_constructive_follow(lead, led, ctx)
 
 
 def _canonical_of(cards: Sequence[Card]) -> tuple[int, ...]:
