@@ -29,7 +29,7 @@ from engine.shapes import (
     holding_of,
     multisets,
     multisets_meeting,
-    multisets_with_kind,
+    multisets_with_kinds,
     unbeatable_by,
 )
 
@@ -404,7 +404,7 @@ class ClassicPlay(PlayRules):
         if alike < 2:  # no two identical cards: any cards of the led suit
             follows = multisets(led, n, FOLLOW_BUDGET)
         elif ctx.ident_is_card:
-            follows = multisets_with_kind(led, n, alike)
+            follows = multisets_with_kinds(led, n, alike)
         else:  # (``follow_amounts``: one line per width, n down to 2; the one reached owed)
             owed = [0] * (n - alike) + [1] + [0] * (alike - 2)
             follows = multisets_meeting(led, n, lead.units, owed, _never_asked, ctx)

@@ -522,43 +522,45 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     return out
 
 
-def multisets_with_kind(cards: Sequence[Card], n: int, width: int) -> list[tuple[Card, ...]]:
-    """``[m for m in multisets(cards, n) if some card is in m width times]``, built without
-    the others: the follows of an n-of-a-kind lead where each ident is one card and the
-    seat can match ``width`` (at least 2) of them."""
+def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int = 1
+                         ) -> list[tuple[Card, ...]]:
+    """``[m for m in multisets(cards, n) if m holds kinds groups of width identical
+    cards]`` (four copies of a card are two pairs), built without the others: where each
+    ident is one card, the follows whose one owed line is ``kinds`` n-of-a-kind of
+    ``width`` (at least 2), as ``follow_amounts`` counts them."""
     ordered = sorted(cards, key=lambda c: -c.index)
     copies: dict[Card, int] = {}
     for card in ordered:
         copies[card] = copies.get(card, 0) + 1
-    if width == n:
+    if kinds == 1 and width == n:  # the play is its kind
         return [(card,) * n for card, count in copies.items() if count >= n]
     distinct = list(copies)
     counts = list(copies.values())
     size = len(distinct)
     after = [0] * (size + 1)  # cards from i on
-    kind_after = [False] * (size + 1)  # does a card from i on come ``width`` times?
+    kinds_after = [0] * (size + 1)  # groups of ``width`` the cards from i on make
     for i in range(size - 1, -1, -1):
         after[i] = after[i + 1] + counts[i]
-        kind_after[i] = kind_after[i + 1] or counts[i] >= width
+        kinds_after[i] = kinds_after[i + 1] + counts[i] // width
     out: list[tuple[Card, ...]] = []
     picked: list[Card] = []
 
-    def rec(i: int, left: int, has_kind: bool) -> None:
+    def rec(i: int, left: int, short: int) -> None:  # short: groups missing (if > 0)
         if left == 0:
-            out.append(tuple(picked))  # (a play without the kind is cut before)
+            out.append(tuple(picked))  # (a play short of groups is cut before)
             return
         if after[i] < left:
             return
         card = distinct[i]
         for take in range(min(counts[i], left), -1, -1):
-            got = has_kind or take >= width
-            if not got and (left - take < width or not kind_after[i + 1]):
-                continue  # no card left can make the kind
+            still = short - take // width
+            if still > 0 and ((left - take) // width < still or kinds_after[i + 1] < still):
+                continue  # the cards left cannot make the groups missing
             picked.extend([card] * take)
-            rec(i + 1, left - take, got)
+            rec(i + 1, left - take, still)
             del picked[len(picked) - take:]
 
-    rec(0, n, False)
+    rec(0, n, kinds)
     return out
 
 
@@ -625,7 +627,8 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
     need more than are left to choose) are skipped, counted towards ``limit``; so are
     those that cannot reach the next line where it completes a run owed. Where the hand
     owes nothing after the lines reached, reaching them is enough (``meets`` is not
-    asked).
+    asked); where that line is n-of-a-kind, each ident one card and every candidate
+    within ``limit``, the plays are listed directly (``multisets_with_kinds``).
     """
     lines = [(tractor, w) for u in lead if u.width >= 2
              for tractor, w in ([(True, u.width)] if u.length >= 2 else []) +
@@ -651,13 +654,13 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
         copies[card] = copies.get(card, 0) + 1
     distinct = list(copies)
     counts = list(copies.values())
-    if decided and not tractor and width == n and limit is None and ctx.ident_is_card:
-        # n identical cards owed, and each ident one card: those alone reach it
-        return [(card,) * n for card, count in copies.items() if count >= n]
+    counted = limit is not None and comb(len(ordered), n) > limit  # can the limit be met?
+    if decided and not tractor and not counted and ctx.ident_is_card:
+        # n-of-a-kind owed, and each ident one card: the plays that hold them
+        return multisets_with_kinds(ordered, n, width, due)
     keys = [ctx.ident[card.index] for card in distinct]
     size = len(distinct)
     after = [sum(counts[i:]) for i in range(size + 1)]  # cards from i on
-    counted = limit is not None and comb(len(ordered), n) > limit  # can the limit be met?
     cap = limit if counted and limit is not None else -1
     # ways[i][left]: the multisets of ``left`` cards from distinct[i:] (for the skipped
     # ones to count towards the limit)

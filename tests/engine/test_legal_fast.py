@@ -44,7 +44,7 @@ from engine.shapes import (
     match_greedy,
     multisets,
     multisets_meeting,
-    multisets_with_kind,
+    multisets_with_kinds,
     unbeatable_by,
     unit_candidates,
     unit_cards,
@@ -602,14 +602,16 @@ def test_a_kind_follow_is_checked_by_the_most_alike(
         game.play_rules.meets_shape(lead, led, ctx)(play)
 
 
-@given(suit_cards(), st.integers(1, 5), st.integers(2, 5))
-@settings(max_examples=300)
-def test_multisets_with_a_kind_are_the_multisets_holding_one(
-        case: tuple[list[Card], TrumpContext, int], n: int, width: int) -> None:
-    cards = case[0][:16]
-    assume(width <= n)
-    assert multisets_with_kind(cards, n, width) == [
-        m for m in multisets(cards, n) if max(Counter(m).values()) >= width]
+@given(st.lists(st.sampled_from(ALL_CARDS[:6]), max_size=16), st.integers(1, 6),
+       st.integers(2, 4), st.integers(1, 3))
+@settings(max_examples=400)
+def test_multisets_with_kinds_are_the_multisets_holding_them(
+        cards: list[Card], n: int, width: int, kinds: int) -> None:
+    """(Few distinct cards, so that four of a card, two pairs, come often.)"""
+    assume(width * kinds <= n)
+    assert multisets_with_kinds(cards, n, width, kinds) == [
+        m for m in multisets(cards, n)
+        if sum(count // width for count in Counter(m).values()) >= kinds]
 
 
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
