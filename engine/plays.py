@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from heapq import nsmallest
 from typing import ClassVar
 
 from engine.cards import ALL_CARDS, Card
@@ -467,10 +468,12 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:
         kind = max((card for card, count in copies.items() if count >= alike),
                    key=lambda card: (strength[card.index], copies[card], -card.index))
         chosen = [kind] * alike
+        if alike == n:  # (most pair follows: nothing to add)
+            return tuple(chosen)
         for _ in chosen:
             pool.remove(kind)
-    pool.sort(key=lambda c: (strength[c.index], c.points))
-    return tuple(chosen + pool[:n - len(chosen)])
+    return tuple(chosen + nsmallest(n - len(chosen), pool,
+                                    key=lambda c: (strength[c.index], c.points)))
 
 
 def most_alike(cards: Sequence[Card], ctx: TrumpContext, cap: int) -> int:
