@@ -161,6 +161,19 @@ def certain_win(state: PlayState, seat: int, cards: Cards) -> bool:
     return True
 
 
+def certain_loss(state: PlayState, seat: int, cards: Cards) -> bool:
+    """Does ``cards`` (a follow) leave the trick to the opponents whatever the unseen
+    cards are: an opponent's play leads it, ``cards`` does not beat it, and only
+    opponents play after the seat?"""
+    lead = state.lead
+    assert lead is not None
+    if state.same_side(state.plays[state.best][0], seat) or \
+            any(state.same_side(s, seat) for s in _still_to_play(state, seat)):
+        return False
+    key = play_key(state.prules, lead, cards, state.ctx)
+    return key is None or not takes_lead(key, state.best_key)
+
+
 def ruffable_lead(state: PlayState, seat: int, cards: Cards) -> bool:
     """Is ``cards`` (a lead) of a side suit an opponent is void in (shown, or by counting)
     while it may still hold trumps: a lead the opponents can ruff?"""

@@ -29,9 +29,10 @@ shrinks as the worlds grow (and a gain under ``min_gain`` never counts: near-cer
 outcomes differ by a margin term of a point or two, which the test would call
 significant). A play that certainly wins a trick holding points is never given up for
 one that does not (``certain_points``): a sampled estimate cannot see points the seat is
-sure of better than the seat itself; nor is the heuristic's play given up for a lead the
-opponents are known to be able to ruff (``ruffable_lead``: the play-outs misjudge
-those).
+sure of better than the seat itself; nor is a trick the heuristic's play surely loses
+given more points by another play that surely loses it (``certain_loss``); nor is the
+heuristic's play given up for a lead the opponents are known to be able to ruff
+(``ruffable_lead``: the play-outs misjudge those).
 """
 
 from __future__ import annotations
@@ -45,7 +46,14 @@ from dataclasses import dataclass
 from engine.ai.bidding import buried_points_allowed, bury_order
 from engine.ai.inference import likely_worlds
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import _RulesOnly, candidates, certain_win, choose_play, ruffable_lead
+from engine.ai.policy import (
+    _RulesOnly,
+    candidates,
+    certain_loss,
+    certain_win,
+    choose_play,
+    ruffable_lead,
+)
 from engine.ai.table import Cards, PlayState, attackers_win, distinct, take_over_threshold
 from engine.cards import Card
 from engine.legal import legal_follows
@@ -267,10 +275,16 @@ def pick(values: list[list[float]], alive: list[int], budget: Budget) -> int:
 
 def certain_points(state: PlayState, seat: int, options: list[Cards]) -> list[Cards]:
     """``options`` without the plays that give up a trick the first play is sure to win
-    with points in it (or a sure ruff): never trade certain points for an estimate."""
+    with points in it (or a sure ruff), and, when the first play surely loses the trick,
+    without the plays that surely lose it too with more points: never trade certain
+    points for an estimate."""
     if state.lead is None or len(options) < 2:
         return options
     first = options[0]
+    if certain_loss(state, seat, first):
+        given = _points(first)
+        return [first] + [o for o in options[1:]
+                          if _points(o) <= given or not certain_loss(state, seat, o)]
     if not certain_win(state, seat, first):
         return options
     points = state.trick_points() + sum(c.points for c in first)

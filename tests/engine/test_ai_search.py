@@ -10,7 +10,9 @@ import random
 
 from engine.ai.knowledge import Knowledge
 from engine.ai.player import BUDGETS, Level
-from engine.ai.search import Budget, pick, race, search_play, survivors
+from engine.ai.policy import certain_loss
+from engine.ai.search import Budget, certain_points, pick, race, search_play, survivors
+from engine.cards import parse_cards
 from engine.order import TRUMP
 from engine.views import seat_view
 from tests.engine.test_ai_blunders import POSITIONS, position
@@ -155,3 +157,19 @@ def test_the_final_pick_can_read_every_round() -> None:
     # (12 worlds a round: 48 play-outs, two plays, two rounds)
     assert _race(last, table)[0] == 0
     assert _race(dataclasses.replace(last, judge_all=True), table)[0] == 1
+
+
+def test_a_sure_loss_gives_no_more_points_than_the_heuristic() -> None:
+    # the trick is lost whatever the seat plays (an opponent leads it, only opponents
+    # follow): a play giving it more points than the heuristic's is not raced
+    for name in ("certain_loss_when_last", "certain_loss_before_an_opponent"):
+        data = next(p for p in POSITIONS if p["name"] == name)
+        game = position(data)
+        knowledge = Knowledge.from_view(seat_view(game, game.phase.turn))  # type: ignore[union-attr]
+        state = knowledge.world(random.Random(0))
+        seat = knowledge.seat
+        low, five = parse_cards("7S 9S"), parse_cards("5S 9S")
+        assert certain_loss(state, seat, tuple(low)) and certain_loss(state, seat, tuple(five))
+        assert certain_points(state, seat, [tuple(low), tuple(five)]) == [tuple(low)]
+        assert certain_points(state, seat, [tuple(five), tuple(low)]) == \
+            [tuple(five), tuple(low)]
