@@ -211,6 +211,7 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     rules = state.play_rules
     width = rules.lead_width
     throws = rules.throws
+    patterned = rules.has_pattern_leads
     unseen: _Unseen | None = None
     out: list[Cards] = []
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
@@ -218,7 +219,7 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     for suit, cards in _by_suit(phase.hands[seat], ctx).items():
         plays = _suit_leads(tuple(cards), ctx, width)
         out += plays.leads
-        if plays.has_patterns:
+        if patterned and plays.has_patterns:
             out += plays.patterns(rules)
         if throws and len(cards) > 1:
             if unseen is None:  # what the seat has seen, counted once, when first needed

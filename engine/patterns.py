@@ -74,6 +74,7 @@ def pattern_of(cards: Sequence[Card], ctx: TrumpContext, permanent: frozenset[Ra
 
 class ChangzhuPlay(PlayRules):
     throws: ClassVar[bool] = False  # a lead is one pattern
+    has_pattern_leads: ClassVar[bool] = True
     follows_units: ClassVar[bool] = False  # a follow answers the pattern
 
     def __init__(self, rules: Ruleset) -> None:

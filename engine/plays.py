@@ -170,6 +170,8 @@ class PlayRules:
 
     #: A lead may be a throw: several components of one suit (RULES §2).
     throws: ClassVar[bool] = True
+    #: The style has leads of its own (``pattern_leads`` may find some).
+    has_pattern_leads: ClassVar[bool] = False
     #: A follow answers the lead's units (n-of-a-kind, tractors: ``fill_units``), not a
     #: named pattern.
     follows_units: ClassVar[bool] = True

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_card, parse_cards
 from engine.errors import EngineError
-from engine.game import Dealing, Game, HandOver, MatchOver, Playing
+from engine.game import Dealing, Game, HandOver, MatchOver, Playing, play_rules_for
 from engine.legal import (
     _in_candidate_order,
     constructive_follow,
@@ -29,7 +29,7 @@ from engine.legal import (
 )
 from engine.order import TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
-from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, fill_structure, trick_winner
+from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, PlayRules, fill_structure, trick_winner
 from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
 from engine.shapes import (
     Unit,
@@ -237,6 +237,14 @@ def test_seen_and_unseen_are_recounts(name: str, seed: int) -> None:
             seen = reference_seen(game, seat)
             assert seen_by(game, seat) == seen
             assert unseen_by(game, seat) == Counter(dict.fromkeys(ALL_CARDS, rules.decks)) - seen
+
+
+def test_a_style_with_leads_of_its_own_says_so() -> None:
+    """``legal_leads`` asks for a style's own leads only where it says it has some."""
+    for rules in RULESETS.values():
+        style = play_rules_for(rules)
+        own = type(style).pattern_leads is not PlayRules.pattern_leads
+        assert style.has_pattern_leads == own
 
 
 @st.composite
