@@ -37,6 +37,7 @@ from engine.rules import DeclarationStyle
 from engine.shapes import (
     Holding,
     Unit,
+    as_multiset,
     decompose,
     decompose_distinct,
     multisets,
@@ -492,7 +493,7 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
     if len(led) <= n:  # every led card goes, with any others: all legal, the base first
         assert base is not None
         others = list(filterfalse(in_suit, hand))
-        base_fill = _canonical(base[len(led):])
+        base_fill = as_multiset(base[len(led):])
         return [base] + [tuple(led) + fill for fill in
                          multisets(others, n - len(led), FOLLOW_BUDGET) if fill != base_fill]
     out: list[Cards] = []
@@ -501,7 +502,7 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
         try:
             rules.check_follow(lead, base, hand, ctx)
             out.append(base)
-            base_key = _canonical(base)
+            base_key = as_multiset(base)
         except EngineError:
             pass
     built = rules.built_follows(lead, led, ctx)
@@ -517,15 +518,10 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
     return out
 
 
-def _canonical(cards: Sequence[Card]) -> Cards:
-    """A multiset of cards written as ``multisets`` writes it: by index, highest first."""
-    return tuple(sorted(cards, key=lambda c: -c.index))
-
-
 def _in_candidate_order(follows: list[Cards], led: Sequence[Card]) -> list[Cards]:
     """``follows`` as ``multisets(led, n)`` would list them (each once)."""
     distinct = sorted(set(led), key=lambda c: -c.index)
-    out = list(dict.fromkeys(_canonical(cards) for cards in follows))
+    out = list(dict.fromkeys(as_multiset(cards) for cards in follows))
     out.sort(key=lambda cards: [-cards.count(c) for c in distinct])
     return out
 

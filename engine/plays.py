@@ -21,6 +21,7 @@ from engine.shapes import (
     Holding,
     Obligation,
     Unit,
+    as_multiset,
     deciding_strength,
     decompose,
     fill_units,
@@ -413,7 +414,7 @@ class ClassicPlay(PlayRules):
             follows = multisets_meeting(led, n, lead.units, owed, _never_asked, ctx)
         if alike >= 2 and most_alike(base, ctx, n) < alike:
             return follows  # (the constructive follow is meant to be legal)
-        base_key = tuple(sorted(base, key=lambda c: -c.index))  # as the listing writes it
+        base_key = as_multiset(base)  # as the listing writes it
         return [base] + [cards for cards in follows if cards != base_key]
 
     def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext

@@ -522,6 +522,11 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     return out
 
 
+def as_multiset(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """``cards`` written as :func:`multisets` writes a multiset: by index, highest first."""
+    return tuple(sorted(cards, key=lambda c: -c.index))
+
+
 def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int = 1
                          ) -> list[tuple[Card, ...]]:
     """``[m for m in multisets(cards, n) if m holds kinds groups of width identical
