@@ -8,9 +8,11 @@ checked in one place; a refusal names the first unmet rule.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from heapq import nsmallest
+from operator import attrgetter
 from typing import ClassVar
 
 from engine.cards import ALL_CARDS, Card
@@ -402,6 +404,10 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or not _is_kind(lead):
             return None
         n = lead.size
+        if ctx.ident_is_card:
+            whole = _whole_kind_follows(n, led, ctx)
+            if whole is not None:
+                return whole
         alike = most_alike(led, ctx, n)
         base = self.constructive_follow(lead, led, ctx)
         follows: list[Cards]
@@ -453,6 +459,26 @@ def _is_kind(lead: Lead) -> bool:
     """Is the lead n identical cards (n at least 2)?"""
     units = lead.units
     return len(units) == 1 and units[0].length == 1 and units[0].width >= 2
+
+
+def _whole_kind_follows(n: int, led: Sequence[Card], ctx: TrumpContext) -> list[Cards] | None:
+    """``follows_at_once`` of n identical cards where each ident is one card and the seat
+    holds n of a card (most pair follows of many decks): each card held n times, n
+    times, the one ``_kind_follow`` takes first, the others by index, highest first (as
+    ``multisets_with_kinds`` lists them). None where the seat holds no n of a card."""
+    copies = Counter(led)
+    kinds = [card for card, count in copies.items() if count >= n]
+    if not kinds:
+        return None
+    strength = ctx.strength
+    kind = max(kinds, key=lambda card: (strength[card.index], copies[card], -card.index))
+    if len(kinds) == 1:
+        return [(kind,) * n]
+    kinds.sort(key=_by_index, reverse=True)  # (no two alike: the order is the index's)
+    return [(kind,) * n] + [(card,) * n for card in kinds if card is not kind]
+
+
+_by_index = attrgetter("index")
 
 
 def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:

@@ -552,6 +552,29 @@ def test_kind_follows_are_the_ones_built_from_the_kinds(
         set(map(_canonical_of, [base, *reference_kind_follows(lead, cards, ctx)])))
 
 
+@given(suit_cards(), st.data())
+@settings(max_examples=300)
+def test_kind_follows_of_a_seat_holding_the_kind_are_the_kinds(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """Where the seat holds n of a card, ``follows_at_once`` lists each card held n times
+    (``_whole_kind_follows``) as the general path did: the constructive follow, then
+    ``multisets_with_kinds``' plays (the cards are drawn from few, so that copies come)."""
+    cards, ctx, width = case
+    assume(width >= 2 and ctx.ident_is_card)
+    rules = ClassicPlay(RULESETS[data.draw(st.sampled_from(["classic", "titanic",
+                                                            "four-decks"]))])
+    n = data.draw(st.integers(2, rules.max_width))
+    few = cards[:3]
+    led = data.draw(st.lists(st.sampled_from(few), min_size=n + 1, max_size=3 * n))
+    lead = kind_lead(data.draw(st.sampled_from(few)), n, ctx)
+    base = rules.constructive_follow(lead, led, ctx)
+    assume(Counter(base)[base[0]] == n)  # the seat holds n of a card
+    listed = rules.follows_at_once(lead, led, ctx)
+    key = tuple(sorted(base, key=lambda c: -c.index))
+    assert listed == [base] + [m for m in multisets_with_kinds(led, n, n) if m != key]
+    assert listed == reference_tried_follows(rules, lead, led, ctx)
+
+
 def reference_constructive_follow(lead: Lead, led: list[Card], ctx: TrumpContext) -> Cards:
     """``ClassicPlay.constructive_follow`` as it was for every lead: the units
     ``fill_structure`` takes, then the lowest other cards."""
