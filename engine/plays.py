@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from heapq import nsmallest
+from itertools import product
+from math import comb
 from operator import attrgetter
 from typing import ClassVar
 
@@ -430,6 +432,10 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or units[0].width < 2:  # singles: any cards of the led suit
             return multisets(led, n, FOLLOW_BUDGET), True
         owed = owed_amounts(lead, led, ctx)
+        first = units[0]
+        if (len(units) == 1 and first.length >= 2 and owed[0] == first.length
+                and ctx.ident_is_card and comb(len(led), n) <= FOLLOW_BUDGET):
+            return _whole_runs(led, first.width, first.length, ctx), True
         # tractors and throws (n-of-a-kind: ``follows_at_once``): the candidates that can
         # meet what is owed are tried
         return multisets_meeting(led, n, units, owed, self._meets(units, owed, ctx), ctx,
@@ -479,6 +485,29 @@ def _whole_kind_follows(n: int, led: Sequence[Card], ctx: TrumpContext) -> list[
 
 
 _by_index = attrgetter("index")
+
+
+def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
+                ) -> list[Cards]:
+    """The follows of a tractor of ``length`` steps of ``width`` by a seat that can play
+    one as long (what it owes, and all a play of that many cards can hold): each run of
+    ``length`` consecutive strengths of cards held ``width`` times (each ident one card,
+    a strength may have several: off-suit level cards), in candidate order
+    (``multisets``: by index, highest first, compared card by card)."""
+    copies = Counter(led)
+    strength = ctx.strength
+    by_strength: dict[int, list[Card]] = {}
+    for card, count in copies.items():
+        if count >= width:
+            by_strength.setdefault(strength[card.index], []).append(card)
+    plays: list[Cards] = []
+    for top in by_strength:
+        steps = [by_strength.get(top - k, []) for k in range(length)]
+        if all(steps):
+            plays += [as_multiset([card for card in run for _ in range(width)])
+                      for run in product(*steps)]
+    plays.sort(key=lambda play: [card.index for card in play], reverse=True)
+    return plays
 
 
 def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:
