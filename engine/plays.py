@@ -469,8 +469,8 @@ def _is_kind(lead: Lead) -> bool:
 
 def _whole_kind_follows(n: int, led: Sequence[Card], ctx: TrumpContext) -> list[Cards] | None:
     """``follows_at_once`` of n identical cards where each ident is one card and the seat
-    holds n of a card (most pair follows of many decks): each card held n times, n
-    times, the one ``_kind_follow`` takes first, the others by index, highest first (as
+    holds n of a card (most pair follows of many decks): n of each card held n times or
+    more, the one ``_kind_follow`` takes first, the others by index, highest first (as
     ``multisets_with_kinds`` lists them). None where the seat holds no n of a card."""
     copies = Counter(led)
     kinds = [card for card, count in copies.items() if count >= n]
