@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
 
+from engine.bidding import check_override, parse_declaration
 from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, Trick, remove_cards
@@ -534,8 +535,10 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
     phase = state.phase
     if not isinstance(phase, Dealing) or state.declaring_refusal(seat) is not None:
         return []  # (``check_declaration`` would refuse every one)
-    style = state.rules.declaration
+    rules = state.rules
+    style = rules.declaration
     hand = phase.hands[seat]
+    level = state.declaring_level(seat)
     counts = Counter(hand)
     candidates: list[Cards] = []
     jokers = [c for c in counts if c.is_joker]
@@ -549,15 +552,19 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
                     if a.suit == b.suit:
                         candidates.append((joker,) * k + (a, a, b, b))
     else:
-        level = state.declaring_level(seat)
         for card, n in counts.items():
             if card.is_joker or card.rank == level:
                 for k in range(2 if card.is_joker else 1, n + 1):
                     candidates.append((card,) * k)
+    if not 0 <= seat < state.players:  # (``check_declaration`` refuses a bad seat's all)
+        return []
+    # The seat may declare and holds every candidate: what is left of ``check_declaration``
+    # is the parse and the override, done here without its checks of the seat and hand.
+    standing = phase.standing
     out = []
     for cards in candidates:
         try:
-            state.check_declaration(seat, cards)
+            check_override(parse_declaration(seat, cards, level, rules), standing, rules)
         except EngineError:
             continue
         out.append(cards)

@@ -8,9 +8,13 @@ checked in one place; a refusal names the first unmet rule.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from heapq import nsmallest
+from itertools import product
+from math import comb
+from operator import attrgetter
 from typing import ClassVar
 
 from engine.cards import ALL_CARDS, Card
@@ -402,6 +406,10 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or not _is_kind(lead):
             return None
         n = lead.size
+        if ctx.ident_is_card:
+            whole = _whole_kind_follows(n, led, ctx)
+            if whole is not None:
+                return whole
         alike = most_alike(led, ctx, n)
         base = self.constructive_follow(lead, led, ctx)
         follows: list[Cards]
@@ -424,6 +432,10 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or units[0].width < 2:  # singles: any cards of the led suit
             return multisets(led, n, FOLLOW_BUDGET), True
         owed = owed_amounts(lead, led, ctx)
+        first = units[0]
+        if (len(units) == 1 and first.length >= 2 and owed[0] == first.length
+                and ctx.ident_is_card and comb(len(led), n) <= FOLLOW_BUDGET):
+            return _whole_runs(led, first.width, first.length, ctx), True
         # tractors and throws (n-of-a-kind: ``follows_at_once``): the candidates that can
         # meet what is owed are tried
         return multisets_meeting(led, n, units, owed, self._meets(units, owed, ctx), ctx,
@@ -453,6 +465,49 @@ def _is_kind(lead: Lead) -> bool:
     """Is the lead n identical cards (n at least 2)?"""
     units = lead.units
     return len(units) == 1 and units[0].length == 1 and units[0].width >= 2
+
+
+def _whole_kind_follows(n: int, led: Sequence[Card], ctx: TrumpContext) -> list[Cards] | None:
+    """``follows_at_once`` of n identical cards where each ident is one card and the seat
+    holds n of a card (most pair follows of many decks): n of each card held n times or
+    more, the one ``_kind_follow`` takes first, the others by index, highest first (as
+    ``multisets_with_kinds`` lists them). None where the seat holds no n of a card."""
+    copies = Counter(led)
+    kinds = [card for card, count in copies.items() if count >= n]
+    if not kinds:
+        return None
+    strength = ctx.strength
+    kind = max(kinds, key=lambda card: (strength[card.index], copies[card], -card.index))
+    if len(kinds) == 1:
+        return [(kind,) * n]
+    kinds.sort(key=_by_index, reverse=True)  # (no two alike: the order is the index's)
+    return [(kind,) * n] + [(card,) * n for card in kinds if card is not kind]
+
+
+_by_index = attrgetter("index")
+
+
+def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
+                ) -> list[Cards]:
+    """The follows of a tractor of ``length`` steps of ``width`` by a seat that can play
+    one as long (what it owes, and all a play of that many cards can hold): each run of
+    ``length`` consecutive strengths of cards held ``width`` times (each ident one card,
+    a strength may have several: off-suit level cards), in candidate order
+    (``multisets``: by index, highest first, compared card by card)."""
+    copies = Counter(led)
+    strength = ctx.strength
+    by_strength: dict[int, list[Card]] = {}
+    for card, count in copies.items():
+        if count >= width:
+            by_strength.setdefault(strength[card.index], []).append(card)
+    plays: list[Cards] = []
+    for top in by_strength:
+        steps = [by_strength.get(top - k, []) for k in range(length)]
+        if all(steps):
+            plays += [as_multiset([card for card in run for _ in range(width)])
+                      for run in product(*steps)]
+    plays.sort(key=lambda play: [card.index for card in play], reverse=True)
+    return plays
 
 
 def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:

@@ -541,6 +541,8 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
         return [(card,) * n for card, count in copies.items() if count >= n]
     distinct = list(copies)
     counts = list(copies.values())
+    if kinds == 1 and n == width + 1:  # (a triple followed with pairs: the commonest)
+        return _one_kind_and_one(distinct, counts, width)
     size = len(distinct)
     after = [0] * (size + 1)  # cards from i on
     kinds_after = [0] * (size + 1)  # groups of ``width`` the cards from i on make
@@ -566,6 +568,26 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
             del picked[len(picked) - take:]
 
     rec(0, n, kinds)
+    return out
+
+
+def _one_kind_and_one(distinct: list[Card], counts: list[int], width: int
+                      ) -> list[tuple[Card, ...]]:
+    """``multisets_with_kinds`` of ``width + 1`` cards holding one group of ``width``
+    (``distinct`` by index, highest first, held ``counts`` times), written out: by the
+    first card, as many of it as can be taken first; a play takes all ``width + 1`` of
+    it, ``width`` of it and any later card, or one of it and a later group."""
+    n = width + 1
+    grouped = [(j, card) for j, card in enumerate(distinct) if counts[j] >= width]
+    out: list[tuple[Card, ...]] = []
+    for i, card in enumerate(distinct):
+        count = counts[i]
+        if count >= n:
+            out.append((card,) * n)
+        if count >= width:
+            group = (card,) * width
+            out += [(*group, other) for other in distinct[i + 1:]]
+        out += [(card, *(other,) * width) for j, other in grouped if j > i]
     return out
 
 

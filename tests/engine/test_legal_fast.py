@@ -486,6 +486,49 @@ def test_multisets_meeting_are_the_candidates_that_meet(
     assert multisets_meeting(led, lead.size, units, owed, meets, ctx, limit) == expected
 
 
+@st.composite
+def tractor_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpContext]:
+    """A tractor lead and a follower holding a run as long as it (and other cards)."""
+    rules = RULESETS[draw(st.sampled_from(["classic", "four-decks", "titanic"]))]
+    ctx = trump_context(draw(st.sampled_from(rules.level_ranks)),
+                        draw(st.sampled_from([None, *rules.suits.side_suits])),
+                        frozenset(rules.permanent_trumps), rules.suits)
+    suit = draw(st.sampled_from(sorted(set(ctx.eff))))
+    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit] * rules.copies
+    order = draw(st.permutations(range(len(pool))))
+    leader = [pool[i] for i in order[: len(pool) // 2]]
+    rest = [pool[i] for i in order[len(pool) // 2:]]
+    width = draw(st.integers(2, rules.max_width))
+    length = draw(st.integers(2, 4))
+    leads = unit_candidates(holding_of(leader, ctx), ctx, width, length)
+    runs = unit_candidates(holding_of(rest, ctx), ctx, width, length)
+    assume(leads and runs)
+    lead = ClassicPlay(rules).lead(unit_cards(draw(st.sampled_from(leads)), leader, ctx), ctx)
+    run = list(unit_cards(draw(st.sampled_from(runs)), rest, ctx))
+    for card in run:
+        rest.remove(card)
+    extra = draw(st.integers(1, min(len(rest), 10)))
+    return rules, lead, run + rest[:extra], ctx
+
+
+@given(tractor_follow())
+@settings(max_examples=300)
+def test_a_tractor_followed_by_a_whole_run_lists_the_runs(
+        case: tuple[Ruleset, Lead, list[Card], TrumpContext]) -> None:
+    """A seat that can follow a tractor with a run as long has its follows listed as the
+    runs (``plays._whole_runs``); the oracles: ``multisets_meeting`` (the old listing,
+    the same list) and trying every candidate."""
+    rules, lead, led, ctx = case
+    prules = ClassicPlay(rules)
+    units = lead.units
+    owed = follow_amounts(holding_of(led, ctx), units, ctx)
+    assert owed[0] == units[0].length
+    old = multisets_meeting(led, lead.size, units, owed, prules.meets_shape(lead, led, ctx),
+                            ctx, FOLLOW_BUDGET)
+    assert prules.built_follows(lead, led, ctx) == (old, True)
+    _agrees_with_trying_every_candidate(Game(rules, 0), lead, led, ctx)
+
+
 def reference_kind_follows(lead: Lead, led: list[Card], ctx: TrumpContext) -> list[Cards]:
     """The follows of an n-of-a-kind lead as they were built before ``multisets_meeting``:
     as many identical cards as the seat holds up to n, then any others (all of them)."""
@@ -550,6 +593,29 @@ def test_kind_follows_are_the_ones_built_from_the_kinds(
     assert listed[0] == base
     assert sorted(map(_canonical_of, listed)) == sorted(
         set(map(_canonical_of, [base, *reference_kind_follows(lead, cards, ctx)])))
+
+
+@given(suit_cards(), st.data())
+@settings(max_examples=300)
+def test_kind_follows_of_a_seat_holding_the_kind_are_the_kinds(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """Where the seat holds n of a card, ``follows_at_once`` lists each card held n times
+    (``_whole_kind_follows``) as the general path did: the constructive follow, then
+    ``multisets_with_kinds``' plays (the cards are drawn from few, so that copies come)."""
+    cards, ctx, width = case
+    assume(width >= 2 and ctx.ident_is_card)
+    rules = ClassicPlay(RULESETS[data.draw(st.sampled_from(["classic", "titanic",
+                                                            "four-decks"]))])
+    n = data.draw(st.integers(2, rules.max_width))
+    few = cards[:3]
+    led = data.draw(st.lists(st.sampled_from(few), min_size=n + 1, max_size=3 * n))
+    lead = kind_lead(data.draw(st.sampled_from(few)), n, ctx)
+    base = rules.constructive_follow(lead, led, ctx)
+    assume(Counter(base)[base[0]] == n)  # the seat holds n of a card
+    listed = rules.follows_at_once(lead, led, ctx)
+    key = tuple(sorted(base, key=lambda c: -c.index))
+    assert listed == [base] + [m for m in multisets_with_kinds(led, n, n) if m != key]
+    assert listed == reference_tried_follows(rules, lead, led, ctx)
 
 
 def reference_constructive_follow(lead: Lead, led: list[Card], ctx: TrumpContext) -> Cards:
