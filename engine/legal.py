@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
+from operator import attrgetter
 
 from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
@@ -41,6 +42,7 @@ from engine.shapes import (
     decompose,
     decompose_distinct,
     multisets,
+    n_of_a_kind,
     strength_runs,
     unbeatable_by,
     unit_cards,
@@ -297,37 +299,83 @@ class _SuitLeads:
         self.ctx = ctx
         self.max_width = max_width
         self.cards = cards
-        strength, ident = ctx.strength, ctx.ident
-        distinct = set(cards)
-        # strongest first, the cards' order on a tie (of singles, also the components)
-        self.leads: list[Cards] = [
-            _ONE[card.index] for card in sorted(
-                cards if len(distinct) == len(cards) else dict.fromkeys(cards),
-                key=ctx.strongest_first.__getitem__)]
         self._parts: list[Unit] | None = None
-        self._part_cards: list[Cards] = []
-        self._throws: dict[tuple[int, ...], list[Cards]] = {}
+        self._throws: dict[tuple[int, ...], list[Cards]] | None = None  # made when first kept
         self._patterns: list[Cards] | None = None
         self.has_patterns = True  # until ``patterns`` finds none
         self._by_ident: dict[int, list[Card]] | None = None
         self._order: list[int] | None = None
         self.choice_free = True
-        if len(distinct) == len(cards) and (
-                ctx.ident_is_card or len({ident[c.index] for c in cards}) == len(cards)):
-            return  # no two identical cards: only singles
-        idents = [ident[card.index] for card in cards]
+        ident = ctx.ident
+        if len(set(cards)) == len(cards) and (ctx.ident_is_card or len(
+                set(map(ident.__getitem__, map(_INDEX, cards)))) == len(cards)):
+            # no two identical cards: only singles, strongest first, the cards' order on
+            # a tie (also the components); mapped, not looped, for fewer Python steps
+            self.leads: list[Cards] = [_ONE[card.index] for card in sorted(
+                cards, key=ctx.strongest_first.__getitem__)]
+            return
+        strength = ctx.strength
         by_ident = self._by_ident = {}
-        for key, card in zip(idents, cards):
+        for card in cards:
+            key = ident[card.index]
             same = by_ident.get(key)
             if same is None:
                 by_ident[key] = [card]
             else:
                 same.append(card)
         order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
-        self.choice_free = all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
+        self.choice_free = len(set(map(strength.__getitem__, order))) == len(order)
+        if self.choice_free and ctx.ident_is_card:
+            # one card an ident, one ident a strength: the singles are ``order``'s cards
+            self.leads = list(map(_ONE.__getitem__, order))
+        else:
+            self.leads = [_ONE[card.index] for card in sorted(
+                dict.fromkeys(cards), key=ctx.strongest_first.__getitem__)]
         self._order = order if self.choice_free else None
-        self.leads += (_distinct_units(order, by_ident, strength, max_width)
-                       if self.choice_free else _units_of(by_ident, ctx, max_width))
+        if not self.choice_free:
+            self.leads += _units_of(by_ident, ctx, max_width)
+        elif max_width >= 2 and max(map(len, by_ident.values())) == 2:
+            self._pairs_only(order, by_ident, strength)
+        else:
+            self.leads += _distinct_units(order, by_ident, strength, max_width)
+
+    def _pairs_only(self, order: list[int], by_ident: dict[int, list[Card]],
+                    strength: Sequence[int]) -> None:
+        """The units and the components of a suit without choices whose idents are held
+        once or twice (most suits with pairs): both from its runs of pairs, found once
+        (``_distinct_units`` and ``decompose_distinct`` are the oracles). The components
+        are worked out at once: each such suit has its throws asked."""
+        pairs = [key for key in order if len(by_ident[key]) == 2]
+        kinds = [tuple(by_ident[key]) for key in pairs]
+        leads = self.leads
+        leads += kinds
+        runs = strength_runs(pairs, strength)
+        parts: list[Unit] = []
+        part_cards: list[Cards] = []
+        if len(runs) < len(pairs):  # tractors: by length, then strongest first
+            of_pair = dict(zip(pairs, kinds))
+            for length in range(2, max(map(len, runs)) + 1):
+                for run in runs:
+                    for i in range(len(run) - length + 1):
+                        leads.append(tuple(c for key in run[i:i + length] for c in of_pair[key]))
+            for run in sorted(runs, key=len, reverse=True):  # (stable: the higher first)
+                if len(run) == 1:
+                    break
+                parts.append(Unit(2, len(run), strength[run[0]], tuple(run)))
+                part_cards.append(tuple(c for key in run for c in of_pair[key]))
+        first = 0  # the run's first pair in ``kinds``
+        for run in runs:
+            if len(run) == 1:
+                parts.append(n_of_a_kind(2, run[0], strength[run[0]]))
+                part_cards.append(kinds[first])
+            first += len(run)
+        for key in order:
+            same = by_ident[key]
+            if len(same) == 1:
+                parts.append(n_of_a_kind(1, key, strength[key]))
+                part_cards.append(_ONE[same[0].index])
+        self._parts = parts
+        self._part_cards = part_cards
 
     def _components(self) -> list[Unit]:
         """The components of a suit with identical cards (``decompose``), worked out when
@@ -357,11 +405,7 @@ class _SuitLeads:
                 if unseen.stronger(suit, 1, strength[self.leads[i][0].index]):
                     break
                 sure.append(i)
-            key = tuple(sure)
-            found = self._throws.get(key)
-            if found is None:
-                found = self._throws[key] = self._groups(key, self.leads)
-            return found
+            return self._kept_throws(tuple(sure), self.leads)
         else:
             for i, unit in enumerate(self._components()):
                 if unit.length == 1:
@@ -381,9 +425,15 @@ class _SuitLeads:
         # Without choices in the decomposition (one ident per strength), any components
         # of a decomposition together decompose into just those components: removing
         # whole components never lets a longer tractor form across what is left.
-        found = self._throws.get(key)
+        return self._kept_throws(key, self._part_cards)
+
+    def _kept_throws(self, sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
+        """``_groups``, kept by ``sure`` (most suits are asked more than once)."""
+        if self._throws is None:
+            self._throws = {}
+        found = self._throws.get(sure)
         if found is None:
-            found = self._throws[key] = self._groups(key, self._part_cards)
+            found = self._throws[sure] = self._groups(sure, parts)
         return found
 
     @staticmethod
@@ -412,6 +462,7 @@ class _SuitLeads:
 
 
 _ONE = tuple((card,) for card in ALL_CARDS)
+_INDEX = attrgetter("index")
 
 # Suits of hands already worked out, by context (held by the entry), width and cards.
 _SUIT_LEADS: dict[tuple[int, int, Cards], _SuitLeads] = {}
