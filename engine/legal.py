@@ -220,7 +220,10 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
     # shapes or sizes), and so are those of different suits.
     for suit, cards in _by_suit(phase.hands[seat], ctx).items():
-        plays = _suit_leads(tuple(cards), ctx, width)
+        key = (id(ctx), width, tuple(cards))  # (looked up here: the hottest call)
+        plays = _SUIT_LEADS.get(key)
+        if plays is None or plays.ctx is not ctx:
+            plays = _new_suit_leads(key, ctx)
         out += plays.leads
         if patterned and plays.has_patterns:
             out += plays.patterns(rules)
@@ -240,13 +243,14 @@ class _Unseen:
         self.seen = seen
         self.decks = decks
         self.ctx = ctx
-        self._scans: dict[tuple[int, int], tuple[int, int]] = {}  # -> (found, scanned to)
-        self._holdings: dict[int, Holding] = {}
+        # by width and suit (``width * 8 + suit``: an int key, no tuple to build or hash)
+        self._scans: dict[int, tuple[int, int]] = {}  # -> (found, scanned to)
+        self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
 
     def stronger(self, suit: int, width: int, top: int) -> bool:
         """Is an unseen n-of-a-kind of ``width`` stronger than ``top``? (Scans the suit
         from its strongest cards down, only as far as the questions need.)"""
-        key = (suit, width)
+        key = width * 8 + suit
         tiers = self.ctx.ident_tiers[suit]
         found, low = self._scans.get(key, (-1, len(tiers)))
         if found < 0 and low > top + 1:
@@ -264,6 +268,8 @@ class _Unseen:
         return found > top
 
     def holding(self, suit: int) -> Holding:
+        if self._holdings is None:
+            self._holdings = {}
         found = self._holdings.get(suit)
         if found is None:
             seen, decks, ident = self.seen, self.decks, self.ctx.ident
@@ -310,12 +316,12 @@ class _SuitLeads:
         if len(set(cards)) == len(cards) and (ctx.ident_is_card or len(
                 set(map(ident.__getitem__, map(_INDEX, cards)))) == len(cards)):
             # no two identical cards: only singles, strongest first, the cards' order on
-            # a tie (also the components); mapped, not looped, for fewer Python steps
+            # a tie (also the components)
             self.leads: list[Cards] = [_ONE[card.index] for card in sorted(
                 cards, key=ctx.strongest_first.__getitem__)]
             return
         strength = ctx.strength
-        by_ident = self._by_ident = {}
+        by_ident: dict[int, list[Card]] = {}
         for card in cards:
             key = ident[card.index]
             same = by_ident.get(key)
@@ -327,17 +333,17 @@ class _SuitLeads:
         self.choice_free = len(set(map(strength.__getitem__, order))) == len(order)
         if self.choice_free and ctx.ident_is_card:
             # one card an ident, one ident a strength: the singles are ``order``'s cards
-            self.leads = list(map(_ONE.__getitem__, order))
+            self.leads = [_ONE[key] for key in order]
         else:
             self.leads = [_ONE[card.index] for card in sorted(
                 dict.fromkeys(cards), key=ctx.strongest_first.__getitem__)]
-        self._order = order if self.choice_free else None
-        if not self.choice_free:
-            self.leads += _units_of(by_ident, ctx, max_width)
-        elif max_width >= 2 and max(map(len, by_ident.values())) == 2:
+        if self.choice_free and max_width >= 2 and max(map(len, by_ident.values())) == 2:
             self._pairs_only(order, by_ident, strength)
-        else:
-            self.leads += _distinct_units(order, by_ident, strength, max_width)
+            return  # (the suit's cards by ident are not kept: fewer objects for the collector)
+        self._by_ident = by_ident
+        self._order = order if self.choice_free else None
+        self.leads += (_distinct_units(order, by_ident, strength, max_width)
+                       if self.choice_free else _units_of(by_ident, ctx, max_width))
 
     def _pairs_only(self, order: list[int], by_ident: dict[int, list[Card]],
                     strength: Sequence[int]) -> None:
@@ -395,7 +401,8 @@ class _SuitLeads:
 
     def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
         sure: list[int] = []
-        if self._by_ident is None:  # singles: the strongest ones no unseen card beats
+        if self._parts is None and self._by_ident is None:
+            # singles: the strongest ones no unseen card beats
             strength = self.ctx.strength
             if unseen.stronger(suit, 1, strength[self.leads[1][0].index]):
                 return []  # the second strongest is beaten, and so is every other
@@ -469,13 +476,11 @@ _SUIT_LEADS: dict[tuple[int, int, Cards], _SuitLeads] = {}
 _SUIT_LEADS_ENTRIES = 2048
 
 
-def _suit_leads(cards: Cards, ctx: TrumpContext, max_width: int) -> _SuitLeads:
-    key = (id(ctx), max_width, cards)
-    found = _SUIT_LEADS.get(key)
-    if found is None or found.ctx is not ctx:
-        if len(_SUIT_LEADS) >= _SUIT_LEADS_ENTRIES:
-            _SUIT_LEADS.clear()
-        found = _SUIT_LEADS[key] = _SuitLeads(cards, ctx, max_width)
+def _new_suit_leads(key: tuple[int, int, Cards], ctx: TrumpContext) -> _SuitLeads:
+    """Work out and keep the suit of ``key`` (``(id(ctx), max_width, cards)``)."""
+    if len(_SUIT_LEADS) >= _SUIT_LEADS_ENTRIES:
+        _SUIT_LEADS.clear()
+    found = _SUIT_LEADS[key] = _SuitLeads(key[2], ctx, key[1])
     return found
 
 
