@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
+from operator import attrgetter
 
 from engine.bidding import check_override, parse_declaration
 from engine.cards import ALL_CARDS, Card
@@ -42,6 +43,7 @@ from engine.shapes import (
     decompose,
     decompose_distinct,
     multisets,
+    n_of_a_kind,
     strength_runs,
     unbeatable_by,
     unit_cards,
@@ -219,7 +221,10 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
     # shapes or sizes), and so are those of different suits.
     for suit, cards in _by_suit(phase.hands[seat], ctx).items():
-        plays = _suit_leads(tuple(cards), ctx, width)
+        key = (id(ctx), width, tuple(cards))  # (looked up here: the hottest call)
+        plays = _SUIT_LEADS.get(key)
+        if plays is None or plays.ctx is not ctx:
+            plays = _new_suit_leads(key, ctx)
         out += plays.leads
         if patterned and plays.has_patterns:
             out += plays.patterns(rules)
@@ -239,13 +244,14 @@ class _Unseen:
         self.seen = seen
         self.decks = decks
         self.ctx = ctx
-        self._scans: dict[tuple[int, int], tuple[int, int]] = {}  # -> (found, scanned to)
-        self._holdings: dict[int, Holding] = {}
+        # by width and suit (``width * 8 + suit``: an int key, no tuple to build or hash)
+        self._scans: dict[int, tuple[int, int]] = {}  # -> (found, scanned to)
+        self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
 
     def stronger(self, suit: int, width: int, top: int) -> bool:
         """Is an unseen n-of-a-kind of ``width`` stronger than ``top``? (Scans the suit
         from its strongest cards down, only as far as the questions need.)"""
-        key = (suit, width)
+        key = width * 8 + suit
         tiers = self.ctx.ident_tiers[suit]
         found, low = self._scans.get(key, (-1, len(tiers)))
         if found < 0 and low > top + 1:
@@ -263,6 +269,8 @@ class _Unseen:
         return found > top
 
     def holding(self, suit: int) -> Holding:
+        if self._holdings is None:
+            self._holdings = {}
         found = self._holdings.get(suit)
         if found is None:
             seen, decks, ident = self.seen, self.decks, self.ctx.ident
@@ -298,37 +306,83 @@ class _SuitLeads:
         self.ctx = ctx
         self.max_width = max_width
         self.cards = cards
-        strength, ident = ctx.strength, ctx.ident
-        distinct = set(cards)
-        # strongest first, the cards' order on a tie (of singles, also the components)
-        self.leads: list[Cards] = [
-            _ONE[card.index] for card in sorted(
-                cards if len(distinct) == len(cards) else dict.fromkeys(cards),
-                key=ctx.strongest_first.__getitem__)]
         self._parts: list[Unit] | None = None
-        self._part_cards: list[Cards] = []
-        self._throws: dict[tuple[int, ...], list[Cards]] = {}
+        self._throws: dict[tuple[int, ...], list[Cards]] | None = None  # made when first kept
         self._patterns: list[Cards] | None = None
         self.has_patterns = True  # until ``patterns`` finds none
         self._by_ident: dict[int, list[Card]] | None = None
         self._order: list[int] | None = None
         self.choice_free = True
-        if len(distinct) == len(cards) and (
-                ctx.ident_is_card or len({ident[c.index] for c in cards}) == len(cards)):
-            return  # no two identical cards: only singles
-        idents = [ident[card.index] for card in cards]
-        by_ident = self._by_ident = {}
-        for key, card in zip(idents, cards):
+        ident = ctx.ident
+        if len(set(cards)) == len(cards) and (ctx.ident_is_card or len(
+                set(map(ident.__getitem__, map(_INDEX, cards)))) == len(cards)):
+            # no two identical cards: only singles, strongest first, the cards' order on
+            # a tie (also the components)
+            self.leads: list[Cards] = [_ONE[card.index] for card in sorted(
+                cards, key=ctx.strongest_first.__getitem__)]
+            return
+        strength = ctx.strength
+        by_ident: dict[int, list[Card]] = {}
+        for card in cards:
+            key = ident[card.index]
             same = by_ident.get(key)
             if same is None:
                 by_ident[key] = [card]
             else:
                 same.append(card)
         order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
-        self.choice_free = all(strength[a] != strength[b] for a, b in zip(order, order[1:]))
+        self.choice_free = len(set(map(strength.__getitem__, order))) == len(order)
+        if self.choice_free and ctx.ident_is_card:
+            # one card an ident, one ident a strength: the singles are ``order``'s cards
+            self.leads = [_ONE[key] for key in order]
+        else:
+            self.leads = [_ONE[card.index] for card in sorted(
+                dict.fromkeys(cards), key=ctx.strongest_first.__getitem__)]
+        if self.choice_free and max_width >= 2 and max(map(len, by_ident.values())) == 2:
+            self._pairs_only(order, by_ident, strength)
+            return  # (the suit's cards by ident are not kept: fewer objects for the collector)
+        self._by_ident = by_ident
         self._order = order if self.choice_free else None
         self.leads += (_distinct_units(order, by_ident, strength, max_width)
                        if self.choice_free else _units_of(by_ident, ctx, max_width))
+
+    def _pairs_only(self, order: list[int], by_ident: dict[int, list[Card]],
+                    strength: Sequence[int]) -> None:
+        """The units and the components of a suit without choices whose idents are held
+        once or twice (most suits with pairs): both from its runs of pairs, found once
+        (``_distinct_units`` and ``decompose_distinct`` are the oracles). The components
+        are worked out at once: each such suit has its throws asked."""
+        pairs = [key for key in order if len(by_ident[key]) == 2]
+        kinds = [tuple(by_ident[key]) for key in pairs]
+        leads = self.leads
+        leads += kinds
+        runs = strength_runs(pairs, strength)
+        parts: list[Unit] = []
+        part_cards: list[Cards] = []
+        if len(runs) < len(pairs):  # tractors: by length, then strongest first
+            of_pair = dict(zip(pairs, kinds))
+            for length in range(2, max(map(len, runs)) + 1):
+                for run in runs:
+                    for i in range(len(run) - length + 1):
+                        leads.append(tuple(c for key in run[i:i + length] for c in of_pair[key]))
+            for run in sorted(runs, key=len, reverse=True):  # (stable: the higher first)
+                if len(run) == 1:
+                    break
+                parts.append(Unit(2, len(run), strength[run[0]], tuple(run)))
+                part_cards.append(tuple(c for key in run for c in of_pair[key]))
+        first = 0  # the run's first pair in ``kinds``
+        for run in runs:
+            if len(run) == 1:
+                parts.append(n_of_a_kind(2, run[0], strength[run[0]]))
+                part_cards.append(kinds[first])
+            first += len(run)
+        for key in order:
+            same = by_ident[key]
+            if len(same) == 1:
+                parts.append(n_of_a_kind(1, key, strength[key]))
+                part_cards.append(_ONE[same[0].index])
+        self._parts = parts
+        self._part_cards = part_cards
 
     def _components(self) -> list[Unit]:
         """The components of a suit with identical cards (``decompose``), worked out when
@@ -348,7 +402,8 @@ class _SuitLeads:
 
     def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
         sure: list[int] = []
-        if self._by_ident is None:  # singles: the strongest ones no unseen card beats
+        if self._parts is None and self._by_ident is None:
+            # singles: the strongest ones no unseen card beats
             strength = self.ctx.strength
             if unseen.stronger(suit, 1, strength[self.leads[1][0].index]):
                 return []  # the second strongest is beaten, and so is every other
@@ -358,11 +413,7 @@ class _SuitLeads:
                 if unseen.stronger(suit, 1, strength[self.leads[i][0].index]):
                     break
                 sure.append(i)
-            key = tuple(sure)
-            found = self._throws.get(key)
-            if found is None:
-                found = self._throws[key] = self._groups(key, self.leads)
-            return found
+            return self._kept_throws(tuple(sure), self.leads)
         else:
             for i, unit in enumerate(self._components()):
                 if unit.length == 1:
@@ -382,9 +433,15 @@ class _SuitLeads:
         # Without choices in the decomposition (one ident per strength), any components
         # of a decomposition together decompose into just those components: removing
         # whole components never lets a longer tractor form across what is left.
-        found = self._throws.get(key)
+        return self._kept_throws(key, self._part_cards)
+
+    def _kept_throws(self, sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
+        """``_groups``, kept by ``sure`` (most suits are asked more than once)."""
+        if self._throws is None:
+            self._throws = {}
+        found = self._throws.get(sure)
         if found is None:
-            found = self._throws[key] = self._groups(key, self._part_cards)
+            found = self._throws[sure] = self._groups(sure, parts)
         return found
 
     @staticmethod
@@ -413,19 +470,18 @@ class _SuitLeads:
 
 
 _ONE = tuple((card,) for card in ALL_CARDS)
+_INDEX = attrgetter("index")
 
 # Suits of hands already worked out, by context (held by the entry), width and cards.
 _SUIT_LEADS: dict[tuple[int, int, Cards], _SuitLeads] = {}
 _SUIT_LEADS_ENTRIES = 2048
 
 
-def _suit_leads(cards: Cards, ctx: TrumpContext, max_width: int) -> _SuitLeads:
-    key = (id(ctx), max_width, cards)
-    found = _SUIT_LEADS.get(key)
-    if found is None or found.ctx is not ctx:
-        if len(_SUIT_LEADS) >= _SUIT_LEADS_ENTRIES:
-            _SUIT_LEADS.clear()
-        found = _SUIT_LEADS[key] = _SuitLeads(cards, ctx, max_width)
+def _new_suit_leads(key: tuple[int, int, Cards], ctx: TrumpContext) -> _SuitLeads:
+    """Work out and keep the suit of ``key`` (``(id(ctx), max_width, cards)``)."""
+    if len(_SUIT_LEADS) >= _SUIT_LEADS_ENTRIES:
+        _SUIT_LEADS.clear()
+    found = _SUIT_LEADS[key] = _SuitLeads(key[2], ctx, key[1])
     return found
 
 

@@ -20,6 +20,8 @@ from engine.errors import EngineError
 from engine.game import Dealing, Game, HandOver, MatchOver, Playing, play_rules_for
 from engine.legal import (
     _in_candidate_order,
+    _SuitLeads,
+    _units_of,
     constructive_follow,
     legal_declarations,
     legal_follows,
@@ -281,6 +283,26 @@ def test_a_suit_picked_by_its_cards_is_the_suit_by_eff(
 def test_decompose_agrees_with_the_greedy(case: tuple[list[Card], TrumpContext, int]) -> None:
     cards, ctx, width = case
     assert decompose(cards, ctx, width) == decompose_greedy(holding_of(cards, ctx), ctx, width)
+
+
+@given(suit_cards())
+@settings(max_examples=300)
+def test_a_suit_lists_the_units_and_components_the_general_functions_find(
+        case: tuple[list[Card], TrumpContext, int]) -> None:
+    """``_SuitLeads``' short paths (a suit of singles; of idents held once or twice, no
+    two of a strength) against the general ``_units_of`` and ``decompose``."""
+    cards, ctx, width = case
+    suit = _SuitLeads(tuple(cards), ctx, width)
+    singles = [(c,) for c in sorted(dict.fromkeys(cards), key=lambda c: -ctx.strength[c.index])]
+    by_ident: dict[int, list[Card]] = {}
+    for card in cards:
+        by_ident.setdefault(ctx.ident[card.index], []).append(card)
+    assert suit.leads == singles + _units_of(by_ident, ctx, width)
+    if max(map(len, by_ident.values())) > 1:  # (of singles, the components are the leads)
+        parts = decompose(cards, ctx, width)
+        assert suit._components() == parts
+        assert suit._part_cards == [tuple(c for key in u.idents for c in by_ident[key][:u.width])
+                                    for u in parts]
 
 
 @given(suit_cards(), st.data())
