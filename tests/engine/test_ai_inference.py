@@ -17,6 +17,9 @@ from engine.ai.bidding import bury_order
 from engine.ai.inference import (
     IMPOSSIBLE_THROW,
     UNLIKELY_BURIAL,
+    _improve,
+    _Replay,
+    _Scorer,
     _signature,
     disagreements,
     likely_worlds,
@@ -46,9 +49,18 @@ def _forced_oracle(state: PlayState, seat: int) -> bool:
 
 
 def disagreements_oracle(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
-                         cutoff: float = math.inf) -> float:
+                         cutoff: float = math.inf, partners: bool = True) -> float:
     view = knowledge.view
     seat = knowledge.seat
+
+    def partner(who: int) -> bool:  # known now to play with the seat
+        if seat in view.defenders:
+            return who in view.defenders
+        return view.sides_settled and who not in view.defenders
+
+    def read(who: int) -> bool:
+        return who != seat and (partners or not partner(who))
+
     history = [list(t[0]) for t in view.tricks]
     if view.trick:
         history.append(list(view.trick))
@@ -63,7 +75,7 @@ def disagreements_oracle(knowledge: Knowledge, hands: list[list[Card]], kitty: l
     prules = knowledge.prules
     assert view.dealer is not None and view.kitty_taker is not None
     count = 0.0
-    if not knowledge.kitty_known and \
+    if not knowledge.kitty_known and read(view.kitty_taker) and \
             knowledge.rules.declaration is not DeclarationStyle.JOKER_AND_PAIR:
         taker = view.kitty_taker
         expected = Counter(bury_order(start[taker] + list(kitty), ctx, len(kitty))[: len(kitty)])
@@ -79,7 +91,7 @@ def disagreements_oracle(knowledge: Knowledge, hands: list[list[Card]], kitty: l
         for i, (who, cards) in enumerate(plays):
             if state.turn != who:
                 return count
-            if who != seat and not _forced_oracle(state, who):
+            if read(who) and not _forced_oracle(state, who):
                 guess = choose_play(state, who)
                 if _signature(guess, ctx) != _signature(cards, ctx):
                     count += 1
@@ -167,6 +179,62 @@ def test_fast_inference_keeps_the_worlds_the_straightforward_one_keeps(
         fast = likely_worlds(knowledge, random.Random(seed + count), count, pool)
         slow = likely_worlds_oracle(knowledge, random.Random(seed + count), count, pool)
         assert [(w.hands, w.kitty) for w in fast] == [(w.hands, w.kitty) for w in slow]
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("classic", 0), ("classic", 1),
+                                              ("find-friends", 0), ("three-bid", 1)])
+def test_inference_of_the_opponents_only_reads_no_partner(preset: str, seed: int) -> None:
+    game = _position(preset, seed, 9, 2)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    knowledge = Knowledge.from_view(seat_view(game, phase.turn))
+    rng = random.Random(seed)
+    fewer = 0
+    for _ in range(8):
+        hands, kitty = knowledge.sample(rng)
+        mine = disagreements(knowledge, hands, kitty, partners=False)
+        assert mine == disagreements_oracle(knowledge, hands, kitty, partners=False)
+        whole = disagreements(knowledge, hands, kitty)
+        assert mine <= whole
+        fewer += mine < whole
+    if preset == "classic":  # (a partner known from the start, who disagrees somewhere)
+        assert fewer
+
+
+@pytest.mark.parametrize(("preset", "seed", "tricks"),
+                         [("classic", 0, 4), ("classic", 2, 10), ("changzhu", 1, 6),
+                          ("find-friends", 1, 8)])
+def test_swaps_keep_the_facts_and_never_explain_the_table_worse(
+        preset: str, seed: int, tricks: int) -> None:
+    game = _position(preset, seed, tricks, 1)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    knowledge = Knowledge.from_view(seat_view(game, phase.turn))
+    seat = knowledge.seat
+    rng = random.Random(seed)
+    before = after = 0.0
+    for _ in range(6):
+        hands, kitty = knowledge.sample(rng)
+        scorer = _Scorer(_Replay(knowledge, hands, kitty))
+        new_hands, new_kitty = _improve(knowledge, scorer, (hands, kitty), rng, 12, None)
+        assert new_hands[seat] == hands[seat]
+        assert [len(h) for h in new_hands] == [len(h) for h in hands]
+        assert len(new_kitty) == len(kitty)
+        assert Counter(c for h in new_hands for c in h) + Counter(new_kitty) == \
+            Counter(c for h in hands for c in h) + Counter(kitty)
+        if knowledge.kitty_known:
+            assert new_kitty == kitty
+        for other, hand in enumerate(new_hands):
+            assert not {knowledge.ctx.eff[c.index] for c in hand} & knowledge.voids[other] \
+                or other == seat
+            assert not Counter(knowledge.fixed.get(other, ())) - Counter(hand)
+        old, new = disagreements(knowledge, hands, kitty), \
+            disagreements(knowledge, new_hands, new_kitty)
+        assert new <= old
+        before, after = before + old, after + new
+    assert after < before  # the swaps found worlds that explain the table better
+    assert [w.hands for w in likely_worlds(knowledge, random.Random(seed), 4, 8, moves=6)] \
+        == [w.hands for w in likely_worlds(knowledge, random.Random(seed), 4, 8, moves=6)]
 
 
 @pytest.mark.parametrize(("preset", "seed"), [("classic", 1), ("find-friends", 0)])
