@@ -15,9 +15,8 @@ that seat's cards in this world should be the kitty of this world.
 
 This is only as good as the assumption that others play roughly like the heuristic;
 with no history (the first trick) every world scores 0 and sampling is uniform. Against
-heuristic players the true world scores 0, but uniform samples seldom do: two options
-(both off in hard's budget) read the opponents only (``partners``) or move the kept
-worlds towards the table by trading cards between hands (``moves``, ``_improve``).
+heuristic players the true world scores 0, but uniform samples seldom do (docs/ai.md,
+Evaluation); ``partners`` False reads the opponents only (not in hard's budget).
 
 Cost: everything a replay knows but the hidden hands (the trick, the cards left, the
 voids shown, the points) is the same in every world, so the hand is replayed once
@@ -75,7 +74,6 @@ class _Step:
     #                          heuristic's guess is compared (another seat's play)
     signature: Signature
     throw: Lead | None  # the lead, when it is a throw (checked in each world)
-    before: tuple[Cards, ...] = ()  # what each seat had played before it (``_improve``)
 
 
 class _Replay:
@@ -117,7 +115,6 @@ class _Replay:
                           decomposed=knowledge.decomposed)
         # (``recent``: the tricks before the last ``recent`` are replayed, not read)
         read_from = 0 if recent is None else len(self.history) - recent
-        played: list[list[Card]] = [[] for _ in range(view.players)]
         for t, plays in enumerate(self.history):
             for i, (who, cards) in enumerate(plays):
                 if board.turn != who:  # the replay lost the thread (cannot happen in a
@@ -127,9 +124,7 @@ class _Replay:
                 self.steps.append(_Step(
                     who, tuple(cards),
                     board.copy() if read_seat[who] and read else None,
-                    _signature(cards, ctx), lead if lead is not None and lead.is_throw else None,
-                    tuple(tuple(p) for p in played)))
-                played[who].extend(cards)
+                    _signature(cards, ctx), lead if lead is not None and lead.is_throw else None))
                 board.play(cards, check_throw=False)
 
     def start_hands(self, hands: list[list[Card]]) -> list[list[Card]]:
@@ -252,15 +247,14 @@ def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Car
 
 def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: int,
                   deadline: float | None = None, recent: int | None = None,
-                  partners: bool = True, moves: int = 0) -> list[PlayState]:
+                  partners: bool = True) -> list[PlayState]:
     """``count`` worlds: the ones of ``pool`` uniform samples whose replay disagrees least
     with what the other seats played (ties: sampling order, so without history this is
     plain uniform sampling). ``deadline`` (``time.perf_counter`` value) stops sampling
     early, never below ``count`` worlds, and then scoring: the worlds finished come first,
     then the others by what they had counted. ``recent``: only the plays of the last
     ``recent`` tricks (the one under way counts) are read, the burial always (None: the
-    whole hand); ``partners`` False: the opponents' plays and burial only. ``moves`` > 0:
-    each kept world is then improved by up to that many swaps (``_improve``)."""
+    whole hand); ``partners`` False: the opponents' plays and burial only."""
     has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
         not knowledge.kitty_known
     total = max(pool, count) if has_history else count
@@ -292,122 +286,7 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
             scorer.advance(world)
             heapq.heapreplace(queue, (world.score, n))
     chosen += [n for _, n in sorted(queue)][: count - len(chosen)]
-    kept = [samples[n] for n in chosen]
-    if moves:
-        kept = [_improve(knowledge, scorer, sample, rng, moves, deadline) for sample in kept]
-    return [knowledge.world_from(*sample) for sample in kept]
-
-
-def _improve(knowledge: Knowledge, scorer: _Scorer,
-             sample: tuple[list[list[Card]], list[Card]], rng: random.Random, moves: int,
-             deadline: float | None) -> tuple[list[list[Card]], list[Card]]:
-    """A local search from a uniform sample towards worlds that explain the table
-    (uniform samples seldom explain every play): up to ``moves`` times, a card of a seat
-    whose play this world contradicts (or of the kitty, when the burial is) trades
-    places with one of another slot (a seat, or the kitty when this seat did not bury
-    it), where the voids allow it (face-up declaration cards stay); the trade is kept
-    when the world disagrees no more than before (so the search also wanders across
-    equally good worlds). A trade changes only its two slots' hands, so only their
-    plays (and the throws, and the burial when the taker or the kitty is one of them)
-    are scored again."""
-    replay = scorer.replay
-    steps = replay.steps
-    seat, eff, voids = knowledge.seat, knowledge.ctx.eff, knowledge.voids
-    hands, kitty = [list(h) for h in sample[0]], list(sample[1])
-    players = len(hands)
-    kitty_slot = players  # slots: the seats (this one never), then the kitty
-    slots = hands + [kitty]
-    movable = [s for s in range(players) if s != seat] + \
-        ([kitty_slot] if not knowledge.kitty_known and kitty else [])
-    fixed = [Counter(knowledge.fixed.get(s, ())) for s in range(players)] + [Counter()]
-    played: list[list[Card]] = [[] for _ in range(players)]
-    for plays in replay.history:
-        for who, cards in plays:
-            played[who].extend(cards)
-
-    def start_of(who: int) -> list[Card]:
-        return sorted(hands[who] + played[who], key=_by_index)
-
-    starts = [start_of(s) for s in range(players)]
-
-    def step_score(j: int) -> float:
-        step = steps[j]
-        who = step.who
-        hand = list(starts[who])
-        for card in step.before[who]:
-            hand.remove(card)
-        score = 0.0
-        board = step.board
-        if board is not None and not _forced(board.lead, hand, eff):
-            kitty_key = tuple(sorted(c.index for c in kitty)) if who == replay.taker else None
-            key = (j, tuple(c.index for c in hand), kitty_key)
-            agrees = scorer.agrees.get(key)
-            if agrees is None:
-                board.deal([hand if s == who else [] for s in range(players)], kitty)
-                agrees = scorer.agrees[key] = \
-                    _signature(choose_play(board, who), knowledge.ctx) == step.signature
-            score += not agrees
-        throw = step.throw
-        if throw is not None:
-            others = []
-            for s in range(players):
-                if s != who:
-                    left = Counter(c for c in starts[s] if eff[c.index] == throw.suit)
-                    left.subtract(c for c in step.before[s] if eff[c.index] == throw.suit)
-                    others.append(holding_of(list(left.elements()), knowledge.ctx))
-            if knowledge.prules.throw_forced(throw, others, knowledge.ctx) is not None:
-                score += IMPOSSIBLE_THROW
-        return score
-
-    def burial_score() -> float:
-        if not replay.reads_burial:
-            return 0.0
-        expected = Counter(bury_order(starts[replay.taker] + kitty, knowledge.ctx,
-                                      len(kitty))[: len(kitty)])
-        return UNLIKELY_BURIAL * sum((Counter(kitty) - expected).values())
-
-    by_step = [step_score(j) for j in range(len(steps))]
-    burial = burial_score()
-    throws = {j for j, step in enumerate(steps) if step.throw is not None}
-    for _ in range(moves):
-        wrong = [steps[j].who for j, v in enumerate(by_step) if v] + \
-            ([kitty_slot] if burial else [])
-        if not wrong or (deadline is not None and time.perf_counter() > deadline):
-            break
-        a = rng.choice(wrong)
-        others = [s for s in movable if s != a and slots[s]]
-        if a not in movable or not slots[a] or not others:
-            continue
-        b = rng.choice(others)
-        i, k = rng.randrange(len(slots[a])), rng.randrange(len(slots[b]))
-        x, y = slots[a][i], slots[b][k]
-        if x == y or (b != kitty_slot and eff[x.index] in voids[b]) or \
-                (a != kitty_slot and eff[y.index] in voids[a]) or \
-                slots[a].count(x) <= fixed[a][x] or slots[b].count(y) <= fixed[b][y]:
-            continue  # (voids and face-up cards hold)
-        old = (list(starts), list(by_step), burial)
-        slots[a][i], slots[b][k] = y, x
-        changed = {a, b} - {kitty_slot}
-        if kitty_slot in (a, b):
-            changed.add(replay.taker)
-        for s in changed:
-            starts[s] = start_of(s)
-        again = [j for j, step in enumerate(steps) if step.who in changed or j in throws]
-        # what the steps not scored again count; then stop as soon as the world is worse
-        total = sum(by_step) + burial
-        rest = total - sum(by_step[j] for j in again)
-        if kitty_slot in (a, b) or replay.taker in changed:
-            burial = burial_score()
-            rest += burial - old[2]
-        for j in sorted(again, key=lambda j: -by_step[j]):  # (the wrong ones first)
-            if rest > total:
-                break
-            by_step[j] = step_score(j)
-            rest += by_step[j]
-        if rest > total:
-            slots[a][i], slots[b][k] = x, y
-            starts, by_step, burial = old
-    return [sorted(h, key=_by_index) for h in hands], kitty
+    return [knowledge.world_from(*samples[n]) for n in chosen]
 
 
 def _by_index(card: Card) -> int:
