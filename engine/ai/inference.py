@@ -14,7 +14,9 @@ kitty, when another seat buried it, is read the same way: the heuristic's burial
 that seat's cards in this world should be the kitty of this world.
 
 This is only as good as the assumption that others play roughly like the heuristic;
-with no history (the first trick) every world scores 0 and sampling is uniform.
+with no history (the first trick) every world scores 0 and sampling is uniform. Against
+heuristic players the true world scores 0, but uniform samples seldom do (docs/ai.md,
+Evaluation); ``partners`` False reads the opponents only (not in hard's budget).
 
 Cost: everything a replay knows but the hidden hands (the trick, the cards left, the
 voids shown, the points) is the same in every world, so the hand is replayed once
@@ -44,6 +46,7 @@ from engine.order import TrumpContext
 from engine.plays import Lead
 from engine.rules import DeclarationStyle
 from engine.shapes import holding_of
+from engine.views import SeatView
 
 #: Disagreements one impossible (failed-in-this-world) throw counts as.
 IMPOSSIBLE_THROW = 4
@@ -80,7 +83,7 @@ class _Replay:
     ``board`` (``PlayState.deal``) before the heuristic is asked about it."""
 
     def __init__(self, knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
-                 recent: int | None = None) -> None:
+                 recent: int | None = None, partners: bool = True) -> None:
         view = knowledge.view
         assert view.dealer is not None and view.kitty_taker is not None
         self.knowledge = knowledge
@@ -88,9 +91,14 @@ class _Replay:
         self.history = [list(t[0]) for t in view.tricks]
         if view.trick:
             self.history.append(list(view.trick))
+        seat = knowledge.seat
+        # whose plays are read: every other seat's, or (``partners`` False) the
+        # opponents' only, by the sides as the seat knows them now
+        read_seat = [s != seat and (partners or not _known_partners(view, s, seat))
+                     for s in range(view.players)]
         # the burial is compared unless this seat buried it (changzhu: a partner buries
         # and the declarer swaps, by other reasoning)
-        self.reads_burial = not knowledge.kitty_known and \
+        self.reads_burial = not knowledge.kitty_known and read_seat[self.taker] and \
             knowledge.rules.declaration is not DeclarationStyle.JOKER_AND_PAIR
         self.steps: list[_Step] = []
         if not self.history:
@@ -115,7 +123,7 @@ class _Replay:
                 lead = prules.lead(cards, ctx) if i == 0 and read else None
                 self.steps.append(_Step(
                     who, tuple(cards),
-                    board.copy() if who != knowledge.seat and read else None,
+                    board.copy() if read_seat[who] and read else None,
                     _signature(cards, ctx), lead if lead is not None and lead.is_throw else None))
                 board.play(cards, check_throw=False)
 
@@ -202,6 +210,13 @@ class _Scorer:
         world.step = -1 if j == len(steps) else j
 
 
+def _known_partners(view: SeatView, a: int, b: int) -> bool:
+    """Are seats ``a`` and ``b`` known to play together (``PlayState.same_side``)?"""
+    if a in view.defenders:
+        return b in view.defenders
+    return view.sides_settled and b not in view.defenders
+
+
 def _forced(lead: Lead | None, hand: list[Card], eff: Sequence[int]) -> bool:
     """Did the rules leave the seat holding ``hand`` no choice (all its cards of the led
     suit, exactly as many as were led, or its whole hand)? Such a play says nothing;
@@ -215,12 +230,14 @@ def _forced(lead: Lead | None, hand: list[Card], eff: Sequence[int]) -> bool:
 
 
 def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
-                  cutoff: float = math.inf, recent: int | None = None) -> float:
-    """How many past plays of the other seats (in the last ``recent`` tricks; None: all)
-    the heuristic would not have made in the world (``hands`` now and ``kitty``), plus
-    ``UNLIKELY_BURIAL`` per kitty card the taker would not have buried (when this seat
-    did not bury it); stops counting once it reaches ``cutoff``."""
-    replay = _Replay(knowledge, hands, kitty, recent)
+                  cutoff: float = math.inf, recent: int | None = None,
+                  partners: bool = True) -> float:
+    """How many past plays of the other seats (in the last ``recent`` tricks; None: all;
+    ``partners`` False: of the opponents only) the heuristic would not have made in the
+    world (``hands`` now and ``kitty``), plus ``UNLIKELY_BURIAL`` per kitty card the
+    taker would not have buried (when this seat did not bury it, nor, with ``partners``
+    False, a partner); stops counting once it reaches ``cutoff``."""
+    replay = _Replay(knowledge, hands, kitty, recent, partners)
     world = _World(replay, hands, kitty)
     scorer = _Scorer(replay)
     while not world.finished and world.score < cutoff:
@@ -229,15 +246,15 @@ def disagreements(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Car
 
 
 def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: int,
-                  deadline: float | None = None, recent: int | None = None
-                  ) -> list[PlayState]:
+                  deadline: float | None = None, recent: int | None = None,
+                  partners: bool = True) -> list[PlayState]:
     """``count`` worlds: the ones of ``pool`` uniform samples whose replay disagrees least
     with what the other seats played (ties: sampling order, so without history this is
     plain uniform sampling). ``deadline`` (``time.perf_counter`` value) stops sampling
     early, never below ``count`` worlds, and then scoring: the worlds finished come first,
     then the others by what they had counted. ``recent``: only the plays of the last
     ``recent`` tricks (the one under way counts) are read, the burial always (None: the
-    whole hand)."""
+    whole hand); ``partners`` False: the opponents' plays and burial only."""
     has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
         not knowledge.kitty_known
     total = max(pool, count) if has_history else count
@@ -248,7 +265,7 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
         samples.append(knowledge.sample(rng))
     if not has_history:
         return [knowledge.world_from(hands, kitty) for hands, kitty in samples]
-    replay = _Replay(knowledge, *samples[0], recent=recent)
+    replay = _Replay(knowledge, *samples[0], recent=recent, partners=partners)
     scorer = _Scorer(replay)
     worlds = [_World(replay, hands, kitty) for hands, kitty in samples]
     # best first: the world with the fewest disagreements so far (ties: sampling order)

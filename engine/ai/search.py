@@ -76,6 +76,8 @@ class Budget:
     min_gain: float = 0.01  # and by at least this much utility (a point or two)
     inference_tricks: int | None = None  # inference reads the plays of the last this many
     #                                      tricks only (None: the whole hand so far)
+    inference_partners: bool = True  # inference reads the partners' plays and burial
+    #                                  too (False: the opponents' only)
     cards: int = 0  # when > 0: the budget in simulated cards (play-outs × the cards left
     #                 to play), so long play-outs get fewer worlds; ``simulations`` is then
     #                 the most play-outs, ``least`` the fewest
@@ -309,7 +311,7 @@ def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int
         return [knowledge.world(rng) for _ in range(count)]
     deadline = None if budget.time_limit is None else start + budget.time_limit / 3
     return likely_worlds(knowledge, rng, count, count * budget.inference, deadline,
-                         recent=budget.inference_tricks)
+                         recent=budget.inference_tricks, partners=budget.inference_partners)
 
 
 def _z(values: list[float], base: list[float]) -> float:

@@ -288,16 +288,17 @@ def test_search_compares_burials_that_make_voids() -> None:
     assert voiding >= 5
 
 
-def _heuristic_mid_hand(preset: str, seed: int, tricks: int) -> Game:
-    """A hand buried and played by ``easy`` players (random declarations) up to a
-    moment ``tricks`` tricks in."""
+def _heuristic_mid_hand(preset: str, seed: int, tricks: int,
+                        levels: tuple[str, ...] = ("easy",) * 4) -> Game:
+    """A hand buried and played by ``easy`` players (or ``levels[seat]``; random
+    declarations) up to a moment ``tricks`` tricks in."""
     game = Game(ruleset(preset), seed, dealer=seed % 4)
     rng = random.Random(seed)
     while not (isinstance(game.phase, Playing) and len(game.phase.tricks) >= tricks):
         phase = game.phase
         if isinstance(phase, (Playing, Burying)):
             seat = phase.turn if isinstance(phase, Playing) else phase.taker
-            game.apply(ai.choose(seat_view(game, seat), "easy", seed))
+            game.apply(ai.choose(seat_view(game, seat), levels[seat], seed))
         else:
             game.apply(random_action(game, rng))
     return game
@@ -326,3 +327,22 @@ def test_the_true_deal_explains_heuristic_players_and_samples_do_worse(preset: s
         kept_scores = sorted(disagreements(knowledge, w.hands, w.kitty) for w in kept)
         assert kept_scores == sorted(sampled)[:4]  # the same rng: the best of those 12
     assert more >= 24  # most random deals contradict some play
+
+
+def test_the_true_deal_explains_easy_opponents_of_a_hard_seat() -> None:
+    # hard's replay asks the heuristic what each easy opponent saw: against easy
+    # players the true deal contradicts none of their plays (nor an easy burial); the
+    # hard partner, who searches, is another matter
+    from engine.ai.inference import disagreements
+
+    partner = 0.0
+    for seed in range(3):
+        game = _heuristic_mid_hand("classic", seed, 7, ("hard", "easy") * 2)
+        phase = game.phase
+        assert isinstance(phase, Playing)
+        knowledge = Knowledge.from_view(seat_view(game, 0))
+        truth = [list(h) for h in phase.hands]
+        kitty = list(knowledge.view.kitty) if knowledge.kitty_known else list(phase.kitty)
+        assert disagreements(knowledge, truth, kitty, partners=False) == 0
+        partner += disagreements(knowledge, truth, kitty)
+    assert partner > 0

@@ -46,9 +46,18 @@ def _forced_oracle(state: PlayState, seat: int) -> bool:
 
 
 def disagreements_oracle(knowledge: Knowledge, hands: list[list[Card]], kitty: list[Card],
-                         cutoff: float = math.inf) -> float:
+                         cutoff: float = math.inf, partners: bool = True) -> float:
     view = knowledge.view
     seat = knowledge.seat
+
+    def partner(who: int) -> bool:  # known now to play with the seat
+        if seat in view.defenders:
+            return who in view.defenders
+        return view.sides_settled and who not in view.defenders
+
+    def read(who: int) -> bool:
+        return who != seat and (partners or not partner(who))
+
     history = [list(t[0]) for t in view.tricks]
     if view.trick:
         history.append(list(view.trick))
@@ -63,7 +72,7 @@ def disagreements_oracle(knowledge: Knowledge, hands: list[list[Card]], kitty: l
     prules = knowledge.prules
     assert view.dealer is not None and view.kitty_taker is not None
     count = 0.0
-    if not knowledge.kitty_known and \
+    if not knowledge.kitty_known and read(view.kitty_taker) and \
             knowledge.rules.declaration is not DeclarationStyle.JOKER_AND_PAIR:
         taker = view.kitty_taker
         expected = Counter(bury_order(start[taker] + list(kitty), ctx, len(kitty))[: len(kitty)])
@@ -79,7 +88,7 @@ def disagreements_oracle(knowledge: Knowledge, hands: list[list[Card]], kitty: l
         for i, (who, cards) in enumerate(plays):
             if state.turn != who:
                 return count
-            if who != seat and not _forced_oracle(state, who):
+            if read(who) and not _forced_oracle(state, who):
                 guess = choose_play(state, who)
                 if _signature(guess, ctx) != _signature(cards, ctx):
                     count += 1
@@ -167,6 +176,26 @@ def test_fast_inference_keeps_the_worlds_the_straightforward_one_keeps(
         fast = likely_worlds(knowledge, random.Random(seed + count), count, pool)
         slow = likely_worlds_oracle(knowledge, random.Random(seed + count), count, pool)
         assert [(w.hands, w.kitty) for w in fast] == [(w.hands, w.kitty) for w in slow]
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("classic", 0), ("classic", 1),
+                                              ("find-friends", 0), ("three-bid", 1)])
+def test_inference_of_the_opponents_only_reads_no_partner(preset: str, seed: int) -> None:
+    game = _position(preset, seed, 9, 2)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    knowledge = Knowledge.from_view(seat_view(game, phase.turn))
+    rng = random.Random(seed)
+    fewer = 0
+    for _ in range(8):
+        hands, kitty = knowledge.sample(rng)
+        mine = disagreements(knowledge, hands, kitty, partners=False)
+        assert mine == disagreements_oracle(knowledge, hands, kitty, partners=False)
+        whole = disagreements(knowledge, hands, kitty)
+        assert mine <= whole
+        fewer += mine < whole
+    if preset == "classic":  # (a partner known from the start, who disagrees somewhere)
+        assert fewer
 
 
 @pytest.mark.parametrize(("preset", "seed"), [("classic", 1), ("find-friends", 0)])
