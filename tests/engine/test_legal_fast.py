@@ -335,20 +335,28 @@ def test_multisets_are_each_distinct_multiset_once(
     assert multisets(cards, n, 3) == reference_multisets(cards, n)[:3]
 
 
-@st.composite
-def constructed_follow(draw: st.DrawFn, names: Sequence[str]
-                       ) -> tuple[Game, Lead, list[Card], TrumpContext]:
-    """A lead of one suit and a follower holding more of that suit (and some others):
-    any cards for a classic lead, any pattern for a changzhu one (each kind as likely)."""
+def _split_suit(draw: st.DrawFn, names: Sequence[str]
+                ) -> tuple[Ruleset, TrumpContext, int, list[Card], list[Card]]:
+    """One of the rulesets ``names`` under a drawn trump, one effective suit of it, and
+    every copy of that suit's cards dealt at random into two halves (leader, the rest)."""
     rules = RULESETS[draw(st.sampled_from(names))]
-    game = Game(rules, 0)
     ctx = trump_context(draw(st.sampled_from(rules.level_ranks)),
                         draw(st.sampled_from([None, *rules.suits.side_suits])),
                         frozenset(rules.permanent_trumps), rules.suits)
     suit = draw(st.sampled_from(sorted(set(ctx.eff))))
     pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit] * rules.copies
     order = draw(st.permutations(range(len(pool))))
-    leader = [pool[i] for i in order[: len(pool) // 2]]
+    half = len(pool) // 2
+    return rules, ctx, suit, [pool[i] for i in order[:half]], [pool[i] for i in order[half:]]
+
+
+@st.composite
+def constructed_follow(draw: st.DrawFn, names: Sequence[str]
+                       ) -> tuple[Game, Lead, list[Card], TrumpContext]:
+    """A lead of one suit and a follower holding more of that suit (and some others):
+    any cards for a classic lead, any pattern for a changzhu one (each kind as likely)."""
+    rules, ctx, suit, leader, rest = _split_suit(draw, names)
+    game = Game(rules, 0)
     prules = game.play_rules
     if isinstance(prules, ChangzhuPlay):
         holding = holding_of(leader, ctx)
@@ -365,7 +373,6 @@ def constructed_follow(draw: st.DrawFn, names: Sequence[str]
                                 unique=True))
         lead_cards = tuple(leader[i] for i in sorted(picked))
     lead = prules.lead(lead_cards, ctx)
-    rest = [pool[i] for i in order[len(pool) // 2:]]
     assume(len(rest) > lead.size)
     held = draw(st.integers(lead.size + 1, min(len(rest), lead.size + 16)))
     others = [c for c in ALL_CARDS if ctx.eff[c.index] != suit][:draw(st.integers(0, 4))]
@@ -511,15 +518,7 @@ def test_multisets_meeting_are_the_candidates_that_meet(
 @st.composite
 def tractor_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpContext]:
     """A tractor lead and a follower holding a run as long as it (and other cards)."""
-    rules = RULESETS[draw(st.sampled_from(["classic", "four-decks", "titanic"]))]
-    ctx = trump_context(draw(st.sampled_from(rules.level_ranks)),
-                        draw(st.sampled_from([None, *rules.suits.side_suits])),
-                        frozenset(rules.permanent_trumps), rules.suits)
-    suit = draw(st.sampled_from(sorted(set(ctx.eff))))
-    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit] * rules.copies
-    order = draw(st.permutations(range(len(pool))))
-    leader = [pool[i] for i in order[: len(pool) // 2]]
-    rest = [pool[i] for i in order[len(pool) // 2:]]
+    rules, ctx, _, leader, rest = _split_suit(draw, ["classic", "four-decks", "titanic"])
     width = draw(st.integers(2, rules.max_width))
     length = draw(st.integers(2, 4))
     leads = unit_candidates(holding_of(leader, ctx), ctx, width, length)
