@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import ClassVar
 
 from engine.errors import EngineError
@@ -161,6 +162,9 @@ ALL_CARDS: tuple[Card, ...] = _build_cards()
 SMALL_JOKER = ALL_CARDS[52]
 BIG_JOKER = ALL_CARDS[53]
 POINTS_PER_DECK = 100
+
+#: A card's place in ``ALL_CARDS``, as a sort key.
+card_index = attrgetter("index")
 
 
 def deck(decks: int = 1) -> list[Card]:

@@ -328,7 +328,16 @@ class MatchState:
             raise refusal
         assert isinstance(phase, Dealing)
         remove_cards(phase.hands[seat], cards)
-        decl = parse_declaration(seat, cards, self.declaring_level(seat), self.rules)
+        return self.overriding_declaration(seat, cards, self.declaring_level(seat))
+
+    def overriding_declaration(self, seat: int, cards: Sequence[Card], level: Rank
+                               ) -> Declaration:
+        """The declaration ``cards`` make for ``seat`` declaring at ``level``, or why it
+        does not stand over the standing one (the seat's right to declare and its holding
+        the cards are the caller's to know: ``check_declaration``)."""
+        phase = self.phase
+        assert isinstance(phase, Dealing)
+        decl = parse_declaration(seat, cards, level, self.rules)
         check_override(decl, phase.standing, self.rules)
         return decl
 

@@ -27,10 +27,8 @@ from collections import Counter
 from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
-from operator import attrgetter
 
-from engine.bidding import check_override, parse_declaration
-from engine.cards import ALL_CARDS, Card
+from engine.cards import ALL_CARDS, Card, card_index
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, Trick, remove_cards
 from engine.order import TRUMP, TrumpContext
@@ -315,7 +313,7 @@ class _SuitLeads:
         self.choice_free = True
         ident = ctx.ident
         if len(set(cards)) == len(cards) and (ctx.ident_is_card or len(
-                set(map(ident.__getitem__, map(_INDEX, cards)))) == len(cards)):
+                set(map(ident.__getitem__, map(card_index, cards)))) == len(cards)):
             # no two identical cards: only singles, strongest first, the cards' order on
             # a tie (also the components)
             self.leads: list[Cards] = [_ONE[card.index] for card in sorted(
@@ -470,7 +468,6 @@ class _SuitLeads:
 
 
 _ONE = tuple((card,) for card in ALL_CARDS)
-_INDEX = attrgetter("index")
 
 # Suits of hands already worked out, by context (held by the entry), width and cards.
 _SUIT_LEADS: dict[tuple[int, int, Cards], _SuitLeads] = {}
@@ -589,10 +586,10 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
     """Every declaration ``seat`` could make now (whole declarations, as shown)."""
     state = game.state
     phase = state.phase
-    if not isinstance(phase, Dealing) or state.declaring_refusal(seat) is not None:
+    if not isinstance(phase, Dealing) or not 0 <= seat < state.players or \
+            state.declaring_refusal(seat) is not None:
         return []  # (``check_declaration`` would refuse every one)
-    rules = state.rules
-    style = rules.declaration
+    style = state.rules.declaration
     hand = phase.hands[seat]
     level = state.declaring_level(seat)
     counts = Counter(hand)
@@ -612,15 +609,12 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
             if card.is_joker or card.rank == level:
                 for k in range(2 if card.is_joker else 1, n + 1):
                     candidates.append((card,) * k)
-    if not 0 <= seat < state.players:  # (``check_declaration`` refuses a bad seat's all)
-        return []
     # The seat may declare and holds every candidate: what is left of ``check_declaration``
-    # is the parse and the override, done here without its checks of the seat and hand.
-    standing = phase.standing
+    # is whether the candidate stands over the standing declaration.
     out = []
     for cards in candidates:
         try:
-            check_override(parse_declaration(seat, cards, level, rules), standing, rules)
+            state.overriding_declaration(seat, cards, level)
         except EngineError:
             continue
         out.append(cards)

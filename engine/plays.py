@@ -9,15 +9,14 @@ checked in one place; a refusal names the first unmet rule.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from heapq import nsmallest
 from itertools import product
 from math import comb
-from operator import attrgetter
 from typing import ClassVar
 
-from engine.cards import ALL_CARDS, Card
+from engine.cards import ALL_CARDS, Card, card_index
 from engine.errors import EngineError
 from engine.order import TRUMP, TrumpContext
 from engine.rules import Ruleset
@@ -476,15 +475,12 @@ def _whole_kind_follows(n: int, led: Sequence[Card], ctx: TrumpContext) -> list[
     kinds = [card for card, count in copies.items() if count >= n]
     if not kinds:
         return None
-    strength = ctx.strength
-    kind = max(kinds, key=lambda card: (strength[card.index], copies[card], -card.index))
+    kind = _strongest_kind(kinds, copies, ctx)
     if len(kinds) == 1:
         return [(kind,) * n]
-    kinds.sort(key=_by_index, reverse=True)  # (no two alike: the order is the index's)
+    kinds.sort(key=card_index, reverse=True)  # (no two alike: the order is the index's)
     return [(kind,) * n] + [(card,) * n for card in kinds if card is not kind]
 
-
-_by_index = attrgetter("index")
 
 
 def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
@@ -510,6 +506,13 @@ def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
     return plays
 
 
+def _strongest_kind(kinds: list[Card], copies: Mapping[Card, int], ctx: TrumpContext) -> Card:
+    """Of the cards ``kinds``, the one a kind follow takes: the strongest, of equally
+    strong ones the one held most (``copies``), then the lowest (``fill_units``' choice)."""
+    strength = ctx.strength
+    return max(kinds, key=lambda card: (strength[card.index], copies[card], -card.index))
+
+
 def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:
     """``constructive_follow`` of n identical cards where each ident is one card, without
     ``fill_structure``: as many copies as the seat holds (up to n) of the strongest card
@@ -523,8 +526,8 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:
     pool = list(led)
     chosen: list[Card] = []
     if alike >= 2:
-        kind = max((card for card, count in copies.items() if count >= alike),
-                   key=lambda card: (strength[card.index], copies[card], -card.index))
+        kind = _strongest_kind([card for card, count in copies.items() if count >= alike],
+                               copies, ctx)
         chosen = [kind] * alike
         if alike == n:  # (most pair follows: nothing to add)
             return tuple(chosen)

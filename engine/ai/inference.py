@@ -41,12 +41,12 @@ from engine.ai.bidding import bury_order
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_play
 from engine.ai.table import Cards, PlayState
-from engine.cards import Card
+from engine.cards import Card, card_index
 from engine.order import TrumpContext
 from engine.plays import Lead
 from engine.rules import DeclarationStyle
 from engine.shapes import holding_of
-from engine.views import SeatView
+from engine.teams import Sides
 
 #: Disagreements one impossible (failed-in-this-world) throw counts as.
 IMPOSSIBLE_THROW = 4
@@ -94,7 +94,8 @@ class _Replay:
         seat = knowledge.seat
         # whose plays are read: every other seat's, or (``partners`` False) the
         # opponents' only, by the sides as the seat knows them now
-        read_seat = [s != seat and (partners or not _known_partners(view, s, seat))
+        sides = Sides(view.players, view.dealer, frozenset(view.defenders), view.sides_settled)
+        read_seat = [s != seat and (partners or sides.same_side(s, seat) is not True)
                      for s in range(view.players)]
         # the burial is compared unless this seat buried it (changzhu: a partner buries
         # and the declarer swaps, by other reasoning)
@@ -135,7 +136,7 @@ class _Replay:
             for who, cards in plays:
                 start[who].extend(cards)
         for hand in start:
-            hand.sort(key=_by_index)
+            hand.sort(key=card_index)
         return start
 
 
@@ -210,13 +211,6 @@ class _Scorer:
         world.step = -1 if j == len(steps) else j
 
 
-def _known_partners(view: SeatView, a: int, b: int) -> bool:
-    """Are seats ``a`` and ``b`` known to play together (``PlayState.same_side``)?"""
-    if a in view.defenders:
-        return b in view.defenders
-    return view.sides_settled and b not in view.defenders
-
-
 def _forced(lead: Lead | None, hand: list[Card], eff: Sequence[int]) -> bool:
     """Did the rules leave the seat holding ``hand`` no choice (all its cards of the led
     suit, exactly as many as were led, or its whole hand)? Such a play says nothing;
@@ -288,6 +282,3 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
     chosen += [n for _, n in sorted(queue)][: count - len(chosen)]
     return [knowledge.world_from(*samples[n]) for n in chosen]
 
-
-def _by_index(card: Card) -> int:
-    return card.index

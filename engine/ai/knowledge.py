@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.ai.table import PlayState, SuitParts
-from engine.cards import ALL_CARDS, Card
+from engine.cards import ALL_CARDS, Card, card_index
 from engine.game import play_rules_for
 from engine.order import TrumpContext
 from engine.plays import Lead, PlayRules
@@ -133,7 +133,7 @@ class Knowledge:
         hands = slots[:players]
         hands[seat] = list(self.view.hand)
         for hand in hands:  # one canonical order: the policy breaks ties by position
-            hand.sort(key=_by_index)
+            hand.sort(key=card_index)
         kitty = list(self.view.kitty) if self.kitty_known else slots[players]
         return hands, kitty
 
@@ -280,6 +280,3 @@ def _count_voids(unseen: Counter[Card], fixed: dict[int, list[Card]], voids: lis
                 if other != seat and other not in holders.get(suit, set()):
                     voids[other].add(suit)
 
-
-def _by_index(card: Card) -> int:
-    return card.index
