@@ -236,7 +236,7 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
 class _Unseen:
     """The cards one seat has not seen, asked per suit as the leads need them."""
 
-    __slots__ = ("_holdings", "_scans", "ctx", "decks", "seen")
+    __slots__ = ("_holdings", "_scans", "_tops", "ctx", "decks", "seen")
 
     def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
         self.seen = seen
@@ -245,6 +245,7 @@ class _Unseen:
         # by width and suit (``width * 8 + suit``: an int key, no tuple to build or hash)
         self._scans: dict[int, tuple[int, int]] = {}  # -> (found, scanned to)
         self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
+        self._tops: dict[int, list[int]] = {}
 
     def stronger(self, suit: int, width: int, top: int) -> bool:
         """Is an unseen n-of-a-kind of ``width`` stronger than ``top``? (Scans the suit
@@ -265,6 +266,29 @@ class _Unseen:
                 s -= 1
             self._scans[key] = (found, s + 1)
         return found > top
+
+    def tops(self, suit: int, widest: int) -> list[int]:
+        """By width up to ``widest``, the strength of the strongest unseen n-of-a-kind of
+        the suit (-1: none): ``stronger(suit, width, top)`` is ``tops[width] > top``.
+        (One scan of the suit, down to where the widest is found: for a suit whose
+        every card is asked about.)"""
+        found = self._tops.get(suit)
+        if found is None or len(found) <= widest:
+            seen, decks = self.seen, self.decks
+            found = [-1] * (widest + 1)
+            width = 1  # the narrowest not yet found
+            tiers = self.ctx.ident_tiers[suit]
+            for s in range(len(tiers) - 1, -1, -1):
+                for group in tiers[s]:
+                    n = decks - seen[group[0]] if len(group) == 1 else \
+                        sum(decks - seen[i] for i in group)
+                    while width <= n and width <= widest:
+                        found[width] = s
+                        width += 1
+                if width > widest:
+                    break
+            self._tops[suit] = found
+        return found
 
     def holding(self, suit: int) -> Holding:
         if self._holdings is None:
@@ -413,14 +437,19 @@ class _SuitLeads:
                 sure.append(i)
             return self._kept_throws(tuple(sure), self.leads)
         else:
+            if self._parts is None and not self._may_throw(unseen, suit):
+                return []  # (most suits of many decks: no components worked out)
+            tops = unseen.tops(suit, self.max_width)
             for i, unit in enumerate(self._components()):
+                width = unit.width
                 if unit.length == 1:
-                    if not unseen.stronger(suit, unit.width, unit.top):
+                    if tops[width] <= unit.top:
                         sure.append(i)
-                    elif unit.width == 1:
+                    elif width == 1:
                         break  # the singles come last, strongest first
-                elif unbeatable_by(unit, unseen.holding(suit), self.ctx):
-                    sure.append(i)
+                elif tops[width] <= unit.top or \
+                        unbeatable_by(unit, unseen.holding(suit), self.ctx):
+                    sure.append(i)  # (no unseen kind above its top: no tractor either)
             if len(sure) < 2:
                 return []
         key = tuple(sure)
@@ -432,6 +461,31 @@ class _SuitLeads:
         # of a decomposition together decompose into just those components: removing
         # whole components never lets a longer tractor form across what is left.
         return self._kept_throws(key, self._part_cards)
+
+    def _may_throw(self, unseen: _Unseen, suit: int) -> bool:
+        """Can two of the suit's components be sure? (False: they cannot; told from the
+        cards by ident, without the components.) An ident held no more than the widest
+        kind and in no possible tractor is one component, the kind of all its cards; its
+        kinds are sure only if no unseen kind as wide is stronger (and a narrower one is
+        beaten wherever a wider one is); an ident that may be in a tractor, or is held
+        more often, counts its cards; each tractor holds two pairs of cards at least."""
+        by_ident = self._by_ident
+        assert by_ident is not None
+        strength, width = self.ctx.strength, self.max_width
+        tops = unseen.tops(suit, width)
+        paired = {strength[key] for key, same in by_ident.items() if len(same) >= 2}
+        found = pairs = 0
+        for key, same in by_ident.items():
+            count, s = len(same), strength[key]
+            loose = count > width
+            if count >= 2 and (s + 1 in paired or s - 1 in paired):
+                pairs += count // 2
+                loose = True
+            if tops[min(count, width)] <= s:
+                found += count if loose else 1
+                if found >= 2:
+                    return True
+        return found + pairs // 2 >= 2
 
     def _kept_throws(self, sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
         """``_groups``, kept by ``sure`` (most suits are asked more than once)."""

@@ -22,6 +22,7 @@ from engine.legal import (
     _in_candidate_order,
     _SuitLeads,
     _units_of,
+    _Unseen,
     constructive_follow,
     legal_declarations,
     legal_follows,
@@ -324,6 +325,32 @@ def test_components_together_decompose_into_themselves(
         if i in chosen:
             throw += unit_of_cards
     assert decompose(throw, ctx, width) == [parts[i] for i in sorted(chosen)]
+
+
+@given(st.data())
+@settings(max_examples=300)
+def test_a_suits_sure_throws_are_the_references(data: st.DataObject) -> None:
+    """``_SuitLeads.sure_throws`` (its shortcuts: no components worked out where two cannot
+    be sure, ``_Unseen.tops``) against the reference, many decks foremost."""
+    name = data.draw(st.sampled_from(["four-decks", "four-decks", "titanic", "classic",
+                                      "red-black"]))
+    rules = RULESETS[name]
+    ctx = trump_context(data.draw(st.sampled_from(rules.level_ranks)),
+                        data.draw(st.sampled_from([None, *rules.suits.side_suits])),
+                        frozenset(rules.permanent_trumps), rules.suits)
+    suit = data.draw(st.sampled_from(sorted(set(ctx.eff))))
+    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit] * rules.decks
+    chosen = data.draw(st.lists(st.sampled_from(range(len(pool))), min_size=2, max_size=26,
+                                unique=True))
+    cards = [pool[i] for i in chosen]
+    held = Counter(card.index for card in cards)
+    seen = [held[i] + data.draw(st.integers(0, rules.decks - held[i]))
+            if ctx.eff[i] == suit else rules.decks for i in range(len(ALL_CARDS))]
+    unseen = _Unseen(seen, rules.decks, ctx)
+    others = holding_of([c for c in ALL_CARDS if ctx.eff[c.index] == suit
+                         for _ in range(rules.decks - seen[c.index])], ctx)
+    found = _SuitLeads(tuple(cards), ctx, rules.max_width).sure_throws(unseen, suit)
+    assert found == reference_sure_throws(cards, others, ctx, rules.max_width)
 
 
 @given(suit_cards(), st.integers(0, 5))
