@@ -89,7 +89,7 @@ class Dealing:
     name: ClassVar[str] = "deal"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # (no slots: ``_bid`` builds the next one by ``build``)
 class Bidding:
     """three-bid: the cards are dealt; players bid the threshold in turn (RULES §6)."""
 
@@ -422,20 +422,36 @@ def _new_trick(leader: int) -> Trick:
 
 # -- deal -----------------------------------------------------------------------------
 
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: the same permutation from the same draws, with the loop of
+    ``random.shuffle`` and its ``_randbelow`` written out (a Python call a card fewer:
+    some 40% of a deal's shuffle)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        below = i + 1
+        bits = below.bit_length()
+        j = getrandbits(bits)
+        while j >= below:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _new_deal(rules: Ruleset, seed: int, hand_number: int, levels: tuple[Rank, ...],
               dealer: int | None, *, may_declare: frozenset[int] | None = None,
               fallback: int = 0) -> Dealing:
-    rng = random.Random(f"{seed}:{hand_number}")
     cards = deck(rules.decks)
-    rng.shuffle(cards)
+    shuffle(cards, random.Random(f"{seed}:{hand_number}"))
     kitty = tuple(cards[len(cards) - rules.kitty_size:])
     stock = tuple(cards[: len(cards) - rules.kitty_size])
     seating = rules.seating
     first = dealer if dealer is not None else fallback
     level = levels[seating.holder(first)]
-    return Dealing(level=level, dealer=dealer, hands=((),) * rules.players, stock=stock,
-                   kitty=kitty, next_seat=first, standing=None, declarations=(),
-                   pending_return=None, may_declare=may_declare, fallback_dealer=fallback)
+    # (``build``: every field, without the constructor's setattr a field; three-bid
+    # redeals about one hand in three)
+    return build(Dealing, {"level": level, "dealer": dealer, "hands": ((),) * rules.players,
+                           "stock": stock, "kitty": kitty, "next_seat": first,
+                           "standing": None, "declarations": (), "pending_return": None,
+                           "may_declare": may_declare, "fallback_dealer": fallback})
 
 
 def _deal(state: MatchState, phase: Dealing, action: Deal) -> Step:
@@ -674,7 +690,7 @@ def _bid(state: MatchState, phase: Bidding, action: Bid | PassBid) -> Step:
         number = state.hand_number + 1
         deal = _new_deal(state.rules, state.seed, number, state.levels, dealer)
         events.append(event("redeal", dealer=dealer, number=number))
-        return Step(replace(state, dealer=dealer, hand_number=number, phase=deal),
+        return Step(evolve(state, dealer=dealer, hand_number=number, phase=deal),
                     tuple(events))
     if standing is not None and len(passed) == players - 1:
         dealer, bid = standing
@@ -686,11 +702,13 @@ def _bid(state: MatchState, phase: Bidding, action: Bid | PassBid) -> Step:
                          level=level.label),
                    event("kitty_taken", audience=dealer, seat=dealer, cards=phase.kitty)]
         burying = Burying(level, dealer, hands, ctx, None, dealer, len(phase.kitty), None, bid)
-        return Step(replace(state, dealer=dealer, phase=burying), tuple(events))
+        return Step(evolve(state, dealer=dealer, phase=burying), tuple(events))
     turn = next((seat + k) % players for k in range(1, players + 1)
                 if (seat + k) % players not in passed)
     events.append(_turn(turn))
-    return _step(state, Bidding(phase.hands, phase.kitty, turn, standing, passed, bids), events)
+    return _step(state, build(Bidding, {"hands": phase.hands, "kitty": phase.kitty, "turn": turn,
+                                        "standing": standing, "passed": passed, "bids": bids}),
+                 events)
 
 
 def _name_trump(state: MatchState, phase: NamingTrump, action: NameTrump) -> Step:
