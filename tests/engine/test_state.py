@@ -5,15 +5,16 @@ events), and a refused action raises ``EngineError`` with the state it was given
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError
 
 import pytest
 
 from engine.actions import Action, Bury, Deal, Declare, EndDeal, NextHand, Play
-from engine.cards import Rank, Suit, parse_cards
+from engine.cards import Rank, Suit, deck, parse_cards
 from engine.errors import EngineError
-from engine.game import Dealing, Game, MatchState, Playing, Step, apply
+from engine.game import Dealing, Game, MatchState, Playing, Step, apply, shuffle
 from engine.rules import ruleset
 
 
@@ -100,3 +101,12 @@ def test_game_holds_the_state_its_log_reached() -> None:
         state = expected.state
     assert game.state == state
     assert game.log == [Deal(4), Deal(4)]
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3, 4])
+def test_the_deal_shuffles_as_random_shuffle(decks: int) -> None:
+    for seed in ("0:0", "7:3", "123:45"):
+        expected, cards = deck(decks), deck(decks)
+        random.Random(seed).shuffle(expected)
+        shuffle(cards, random.Random(seed))
+        assert cards == expected
