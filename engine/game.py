@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cache, lru_cache
+from itertools import chain
+from operator import attrgetter, itemgetter
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from engine.actions import (
@@ -802,10 +804,17 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     if len(trick.plays) < players:
         turn = (seat + 1) % players
         events.append(_turn(turn))
-        playing = build(Playing, {**phase.__dict__, "hands": hands, "trick": trick,
-                                  "turn": turn, "attacker_points": attacker_points,
-                                  "sides": sides, "calls": calls})
-        return _step(state, playing, events)
+        # (a copy and stores, cheaper than ``{**phase.__dict__, ...}``; the sides and calls
+        # change only when a called card is played)
+        fields = phase.__dict__.copy()
+        fields["hands"] = hands
+        fields["trick"] = trick
+        fields["turn"] = turn
+        fields["attacker_points"] = attacker_points
+        if calls:
+            fields["sides"] = sides
+            fields["calls"] = calls
+        return _step(state, build(Playing, fields), events)
     if sides is not phase.sides or calls is not phase.calls:
         phase = evolve(phase, sides=sides, calls=calls)
     return _finish_trick(state, phase, hands, trick, attacker_points, events)
@@ -815,22 +824,29 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
                   attacker_points: int, events: list[Event]) -> Step:
     lead = trick.lead
     assert lead is not None
-    plays = [cards for _, cards in trick.plays]
+    # (``map`` and ``chain``: no comprehension's function call, one a trick end)
+    plays = list(map(_second, trick.plays))
     index = trick_winner(state.play_rules, lead, plays, phase.ctx)
     winner = trick.plays[index][0]
-    pts = sum([card.points for cards in plays for card in cards])
-    attacker_points += attackers_gain(pts, defenders_take=phase.sides.is_defender(winner))
+    pts = sum(map(_points_of, _chained(plays)))
+    attacker_points += attackers_gain(pts, defenders_take=winner in phase.sides.defenders)
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
     events.append(_trick_won(winner, pts, ruff, attacker_points))
     tricks = (*phase.tricks, (trick, winner, pts))
     if hands[winner]:
         events.append(_turn(winner))
+        # (a merge: a copy and five stores counted a thousand instructions dearer here)
         return _step(state, build(Playing, {
             **phase.__dict__, "hands": hands, "trick": _new_trick(winner), "turn": winner,
             "attacker_points": attacker_points, "tricks": tricks}), events)
     played = replace(phase, hands=hands, trick=trick, attacker_points=attacker_points,
                      tricks=tricks)
     return _score(state, played, winner, plays[index], events)
+
+
+_second = itemgetter(1)
+_points_of = attrgetter("points")
+_chained = chain.from_iterable
 
 
 # -- scoring --------------------------------------------------------------------------
