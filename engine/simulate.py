@@ -7,6 +7,7 @@ full validation of ``Game.apply``.
 from __future__ import annotations
 
 import random
+from functools import cache
 from itertools import filterfalse
 
 from engine.actions import (
@@ -53,13 +54,14 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
         if phase.pending_return is not None:
             sticker, _, count = phase.pending_return
             return ReturnCards(sticker, random_return(game, sticker, count, rng))
+        players = game.state.rules.players  # (not ``game.players``: two properties)
         if rng.random() < declare_chance:
-            seat = rng.randrange(game.players)
+            seat = rng.randrange(players)
             options = legal_declarations(game, seat)
             if options:
                 return Declare(seat, rng.choice(options))
         if phase.stock:
-            return Deal(min(game.players, len(phase.stock)))
+            return _deal_of(min(players, len(phase.stock)))
         return EndDeal()
     if isinstance(phase, Burying):
         hand = list(phase.hands[phase.taker])
@@ -89,6 +91,12 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
         return NextHand()
     assert isinstance(phase, MatchOver)
     return None
+
+
+@cache
+def _deal_of(count: int) -> Deal:
+    """``Deal(count)``, made once (a frozen dataclass's constructor, on every deal step)."""
+    return Deal(count)
 
 
 def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
