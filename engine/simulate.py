@@ -42,6 +42,7 @@ from engine.game import (
     Transferring,
 )
 from engine.legal import legal_declarations, legal_plays
+from engine.values import build
 
 
 def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.15
@@ -49,7 +50,8 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
     """A random legal action for whoever must act now (None when the match is over)."""
     phase = game.state.phase  # (not the ``phase`` property: these run on every action)
     if isinstance(phase, Playing):
-        return Play(phase.turn, random_play(game, phase.turn, rng))
+        # (``build``: ``Play(seat, cards)`` without a frozen constructor's setattr a field)
+        return build(Play, {"seat": phase.turn, "cards": random_play(game, phase.turn, rng)})
     if isinstance(phase, Dealing):
         if phase.pending_return is not None:
             sticker, _, count = phase.pending_return
