@@ -111,6 +111,8 @@ def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
         hand = phase.hands[seat]
         led = list(filter(in_suit, hand))
         if len(led) <= lead.size:  # every led card goes; the rest is free
+            if len(led) == lead.size:  # (``rng.sample(others, 0)`` would draw nothing)
+                return tuple(led)
             others = list(filterfalse(in_suit, hand))
             return (*led, *rng.sample(others, lead.size - len(led)))
         if lead.size == 1:
