@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cache, lru_cache
+from itertools import chain
+from operator import attrgetter, itemgetter
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from engine.actions import (
@@ -660,8 +662,8 @@ def _call_friends(state: MatchState, phase: CallingFriends, action: CallFriends)
 
 def _start_bidding(state: MatchState, phase: Dealing) -> Step:
     first = 0 if state.dealer is None else (state.dealer + 1) % state.players
-    bidding = Bidding(hands=phase.hands, kitty=phase.kitty, turn=first, standing=None,
-                      passed=frozenset(), bids=())
+    bidding = build(Bidding, {"hands": phase.hands, "kitty": phase.kitty, "turn": first,
+                              "standing": None, "passed": frozenset(), "bids": ()})
     return _step(state, bidding, [event("bidding", seat=first, max_bid=state.rules.max_bid),
                                   _turn(first)])
 
@@ -741,11 +743,13 @@ def _start_play(state: MatchState, before: Burying | Swapping | CallingFriends |
                 ctx: TrumpContext | None = None, calls: tuple[FriendCall, ...] = (),
                 bid: int | None = None) -> Step:
     dealer, declarer = before.dealer, before.declarer
-    playing = Playing(level=before.level, dealer=dealer, hands=hands, ctx=ctx or before.ctx,
-                      declarer=declarer, taker=before.taker, kitty=kitty, trick=Trick(dealer),
-                      turn=dealer, attacker_points=0, tricks=(),
-                      declaration=getattr(before, "declaration", None),
-                      sides=state.seating.sides(dealer), calls=calls, bid=bid)
+    # (``build``: every field, without the constructor's setattr a field; once a deal)
+    playing = build(Playing, {
+        "level": before.level, "dealer": dealer, "hands": hands, "ctx": ctx or before.ctx,
+        "declarer": declarer, "taker": before.taker, "kitty": kitty,
+        "trick": _new_trick(dealer), "turn": dealer, "attacker_points": 0, "tricks": (),
+        "declaration": getattr(before, "declaration", None),
+        "sides": state.seating.sides(dealer), "calls": calls, "bid": bid})
     if state.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
         events.append(event("trump", trump=_trump_text(before.ctx.trump),
                             level=before.level.label, revealed_by=declarer))
@@ -802,10 +806,17 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     if len(trick.plays) < players:
         turn = (seat + 1) % players
         events.append(_turn(turn))
-        playing = build(Playing, {**phase.__dict__, "hands": hands, "trick": trick,
-                                  "turn": turn, "attacker_points": attacker_points,
-                                  "sides": sides, "calls": calls})
-        return _step(state, playing, events)
+        # (a copy and stores, cheaper than ``{**phase.__dict__, ...}``; the sides and calls
+        # change only when a called card is played)
+        fields = phase.__dict__.copy()
+        fields["hands"] = hands
+        fields["trick"] = trick
+        fields["turn"] = turn
+        fields["attacker_points"] = attacker_points
+        if calls:
+            fields["sides"] = sides
+            fields["calls"] = calls
+        return _step(state, build(Playing, fields), events)
     if sides is not phase.sides or calls is not phase.calls:
         phase = evolve(phase, sides=sides, calls=calls)
     return _finish_trick(state, phase, hands, trick, attacker_points, events)
@@ -815,22 +826,29 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
                   attacker_points: int, events: list[Event]) -> Step:
     lead = trick.lead
     assert lead is not None
-    plays = [cards for _, cards in trick.plays]
+    # (``map`` and ``chain``: no comprehension's function call, one a trick end)
+    plays = list(map(_second, trick.plays))
     index = trick_winner(state.play_rules, lead, plays, phase.ctx)
     winner = trick.plays[index][0]
-    pts = sum([card.points for cards in plays for card in cards])
-    attacker_points += attackers_gain(pts, defenders_take=phase.sides.is_defender(winner))
+    pts = sum(map(_points_of, _chained(plays)))
+    attacker_points += attackers_gain(pts, defenders_take=winner in phase.sides.defenders)
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
     events.append(_trick_won(winner, pts, ruff, attacker_points))
     tricks = (*phase.tricks, (trick, winner, pts))
     if hands[winner]:
         events.append(_turn(winner))
+        # (a merge: a copy and five stores counted a thousand instructions dearer here)
         return _step(state, build(Playing, {
             **phase.__dict__, "hands": hands, "trick": _new_trick(winner), "turn": winner,
             "attacker_points": attacker_points, "tricks": tricks}), events)
-    played = replace(phase, hands=hands, trick=trick, attacker_points=attacker_points,
-                     tricks=tricks)
+    played = evolve(phase, hands=hands, trick=trick, attacker_points=attacker_points,
+                    tricks=tricks)
     return _score(state, played, winner, plays[index], events)
+
+
+_second = itemgetter(1)
+_points_of = attrgetter("points")
+_chained = chain.from_iterable
 
 
 # -- scoring --------------------------------------------------------------------------
@@ -864,7 +882,7 @@ def _score(state: MatchState, phase: Playing, last_winner: int, winning_play: Se
         defenders=tuple(sorted(sides.defenders)), bid=phase.bid,
         next_declarers=outcome.next_declarers)
     events.append(event("hand_scored", result=result, cards=phase.kitty))
-    state = replace(state, levels=levels, dealer=outcome.next_dealer)
+    state = evolve(state, levels=levels, dealer=outcome.next_dealer)
     if outcome.offers and outcome.winner is None:
         events.append(_turn(outcome.offers[0][0]))
         return Step(replace(state, phase=Transferring(result, phase.kitty, phase.ctx,
@@ -880,7 +898,7 @@ def _end_hand(state: MatchState, result: HandResult, kitty: Cards, ctx: TrumpCon
         events.append(event("match_over", team=result.winner_team))
     else:
         ended = HandOver(result, kitty, ctx)
-    return Step(replace(state, phase=ended), tuple(events))
+    return Step(evolve(state, phase=ended), tuple(events))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1126,7 +1144,7 @@ def _next_hand(state: MatchState, phase: HandOver, action: NextHand) -> Step:
     else:
         deal = _new_deal(state.rules, state.seed, number, state.levels, state.dealer)
     events = [event("hand_started", number=number, dealer=state.dealer, level=deal.level.label)]
-    return Step(replace(state, hand_number=number, phase=deal), tuple(events))
+    return Step(evolve(state, hand_number=number, phase=deal), tuple(events))
 
 
 # -- helpers --------------------------------------------------------------------------

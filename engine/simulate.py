@@ -7,6 +7,7 @@ full validation of ``Game.apply``.
 from __future__ import annotations
 
 import random
+from functools import cache
 from itertools import filterfalse
 
 from engine.actions import (
@@ -41,6 +42,7 @@ from engine.game import (
     Transferring,
 )
 from engine.legal import legal_declarations, legal_plays
+from engine.values import build
 
 
 def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.15
@@ -48,18 +50,20 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
     """A random legal action for whoever must act now (None when the match is over)."""
     phase = game.state.phase  # (not the ``phase`` property: these run on every action)
     if isinstance(phase, Playing):
-        return Play(phase.turn, random_play(game, phase.turn, rng))
+        # (``build``: ``Play(seat, cards)`` without a frozen constructor's setattr a field)
+        return build(Play, {"seat": phase.turn, "cards": random_play(game, phase.turn, rng)})
     if isinstance(phase, Dealing):
         if phase.pending_return is not None:
             sticker, _, count = phase.pending_return
             return ReturnCards(sticker, random_return(game, sticker, count, rng))
+        players = game.state.rules.players  # (not ``game.players``: two properties)
         if rng.random() < declare_chance:
-            seat = rng.randrange(game.players)
+            seat = rng.randrange(players)
             options = legal_declarations(game, seat)
             if options:
                 return Declare(seat, rng.choice(options))
         if phase.stock:
-            return Deal(min(game.players, len(phase.stock)))
+            return _deal_of(min(players, len(phase.stock)))
         return EndDeal()
     if isinstance(phase, Burying):
         hand = list(phase.hands[phase.taker])
@@ -91,6 +95,12 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
     return None
 
 
+@cache
+def _deal_of(count: int) -> Deal:
+    """``Deal(count)``, made once (a frozen dataclass's constructor, on every deal step)."""
+    return Deal(count)
+
+
 def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
     """A uniformly random legal play, without enumerating where the choice is free."""
     phase = game.state.phase
@@ -101,6 +111,8 @@ def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
         hand = phase.hands[seat]
         led = list(filter(in_suit, hand))
         if len(led) <= lead.size:  # every led card goes; the rest is free
+            if len(led) == lead.size:  # (``rng.sample(others, 0)`` would draw nothing)
+                return tuple(led)
             others = list(filterfalse(in_suit, hand))
             return (*led, *rng.sample(others, lead.size - len(led)))
         if lead.size == 1:

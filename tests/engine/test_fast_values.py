@@ -1,6 +1,6 @@
-"""The states and events the hot transitions build without ``__init__`` (engine/values.py)
-are the values the constructors build: equal, with the same hash, the same fields and
-nothing else, a pickle round trip and a replayed record giving them back."""
+"""The states, events and random plays the hot transitions build without ``__init__``
+(engine/values.py) are the values the constructors build: equal, with the same hash, the
+same fields and nothing else, a pickle round trip and a replayed record giving them back."""
 
 from __future__ import annotations
 
@@ -51,6 +51,7 @@ def test_every_state_of_a_hand_is_the_constructors_value(preset: str, seed: int)
     while not isinstance(game.phase, (HandOver, MatchOver)):
         action = random_action(game, rng)
         assert action is not None
+        _same_value(action, _constructed(action))  # (the random player builds its plays)
         for happened in game.apply(action):
             _same_value(happened, _constructed(happened))
         state = game.state
