@@ -34,6 +34,7 @@ from engine.shapes import (
     holding_of,
     multisets,
     multisets_meeting,
+    multisets_of_groups,
     multisets_with_kinds,
     unbeatable_by,
 )
@@ -435,10 +436,16 @@ class ClassicPlay(PlayRules):
         if (len(units) == 1 and first.length >= 2 and owed[0] == first.length
                 and ctx.ident_is_card and comb(len(led), n) <= FOLLOW_BUDGET):
             return _whole_runs(led, first.width, first.length, ctx), True
+        meets = self._meets(units, owed, ctx)
+        if len(units) == 1 and first.length >= 2 and ctx.ident_is_card and (
+                owed[0] + owed[1] == first.length):
+            # a shorter run (or none) and groups of its width owed, n cards in all: a
+            # legal play is those groups alone (its lines are no more than the hand's)
+            return [play for play in multisets_of_groups(led, n, first.width, FOLLOW_BUDGET)
+                    if meets(play)], True
         # tractors and throws (n-of-a-kind: ``follows_at_once``): the candidates that can
         # meet what is owed are tried
-        return multisets_meeting(led, n, units, owed, self._meets(units, owed, ctx), ctx,
-                                 FOLLOW_BUDGET), True
+        return multisets_meeting(led, n, units, owed, meets, ctx, FOLLOW_BUDGET), True
 
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
         eff = ctx.eff
