@@ -436,13 +436,16 @@ class ClassicPlay(PlayRules):
         if (len(units) == 1 and first.length >= 2 and owed[0] == first.length
                 and ctx.ident_is_card and comb(len(led), n) <= FOLLOW_BUDGET):
             return _whole_runs(led, first.width, first.length, ctx), True
-        meets = self._meets(units, owed, ctx)
         if len(units) == 1 and first.length >= 2 and ctx.ident_is_card and (
                 owed[0] + owed[1] == first.length):
             # a shorter run (or none) and groups of its width owed, n cards in all: a
-            # legal play is those groups alone (its lines are no more than the hand's)
-            return [play for play in multisets_of_groups(led, n, first.width, FOLLOW_BUDGET)
-                    if meets(play)], True
+            # legal play is those groups alone (its lines are no more than the hand's),
+            # holding a run as long as the hand's (the rest are then the groups owed)
+            plays = multisets_of_groups(led, n, first.width, FOLLOW_BUDGET)
+            if owed[0]:
+                plays = [play for play in plays if _holds_run(play, owed[0], ctx)]
+            return plays, True
+        meets = self._meets(units, owed, ctx)
         # tractors and throws (n-of-a-kind: ``follows_at_once``): the candidates that can
         # meet what is owed are tried
         return multisets_meeting(led, n, units, owed, meets, ctx, FOLLOW_BUDGET), True
@@ -511,6 +514,19 @@ def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
                       for run in product(*steps)]
     plays.sort(key=lambda play: [card.index for card in play], reverse=True)
     return plays
+
+
+def _holds_run(play: Sequence[Card], length: int, ctx: TrumpContext) -> bool:
+    """Does ``play`` (groups of a tractor's width) hold a run of ``length`` steps: as
+    many consecutive strengths among its cards?"""
+    strength = ctx.strength
+    levels = sorted({strength[card.index] for card in play})
+    steps = 1
+    for low, high in zip(levels, levels[1:]):
+        steps = steps + 1 if high == low + 1 else 1
+        if steps >= length:
+            return True
+    return steps >= length
 
 
 def _strongest_kind(kinds: list[Card], copies: Mapping[Card, int], ctx: TrumpContext) -> Card:
