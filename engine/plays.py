@@ -406,12 +406,16 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or not _is_kind(lead):
             return None
         n = lead.size
-        if ctx.ident_is_card:
-            whole = _whole_kind_follows(n, led, ctx)
+        if ctx.ident_is_card:  # (the copies of each card counted once for all three)
+            copies = Counter(led)
+            whole = _whole_kind_follows(n, copies, ctx)
             if whole is not None:
                 return whole
-        alike = most_alike(led, ctx, n)
-        base = self.constructive_follow(lead, led, ctx)
+            alike = min(max(copies.values()), n)
+            base = _kind_follow(n, led, ctx, copies)
+        else:
+            alike = most_alike(led, ctx, n)
+            base = self.constructive_follow(lead, led, ctx)
         follows: list[Cards]
         if alike < 2:  # no two identical cards: any cards of the led suit
             follows = multisets(led, n, FOLLOW_BUDGET)
@@ -476,12 +480,13 @@ def _is_kind(lead: Lead) -> bool:
     return len(units) == 1 and units[0].length == 1 and units[0].width >= 2
 
 
-def _whole_kind_follows(n: int, led: Sequence[Card], ctx: TrumpContext) -> list[Cards] | None:
+def _whole_kind_follows(n: int, copies: Mapping[Card, int], ctx: TrumpContext
+                        ) -> list[Cards] | None:
     """``follows_at_once`` of n identical cards where each ident is one card and the seat
     holds n of a card (most pair follows of many decks): n of each card held n times or
     more, the one ``_kind_follow`` takes first, the others by index, highest first (as
-    ``multisets_with_kinds`` lists them). None where the seat holds no n of a card."""
-    copies = Counter(led)
+    ``multisets_with_kinds`` lists them; ``copies``: how many of each card the seat holds).
+    None where the seat holds no n of a card."""
     kinds = [card for card, count in copies.items() if count >= n]
     if not kinds:
         return None
@@ -536,14 +541,15 @@ def _strongest_kind(kinds: list[Card], copies: Mapping[Card, int], ctx: TrumpCon
     return max(kinds, key=lambda card: (strength[card.index], copies[card], -card.index))
 
 
-def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:
+def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
+                 copies: Mapping[Card, int] | None = None) -> Cards:
     """``constructive_follow`` of n identical cards where each ident is one card, without
     ``fill_structure``: as many copies as the seat holds (up to n) of the strongest card
     held that many times (of equally strong ones, the one held most, then the lowest:
-    ``fill_units``' choice), then the lowest other cards."""
-    copies: dict[Card, int] = {}
-    for card in led:
-        copies[card] = copies.get(card, 0) + 1
+    ``fill_units``' choice), then the lowest other cards (``copies``: of each card in
+    ``led``, if counted already)."""
+    if copies is None:
+        copies = Counter(led)
     alike = min(max(copies.values()), n)
     strength = ctx.strength
     pool = list(led)
