@@ -581,9 +581,13 @@ def _constructive(game: Game, lead: Lead, hand: Sequence[Card], led: list[Card],
     n = lead.size
     if len(led) <= n:
         eff, strength = ctx.eff, ctx.strength
-        lowest = nsmallest(n - len(led), filterfalse(ctx.suit_cards[lead.suit].__contains__,
-                                                     hand),
-                           key=lambda c: (eff[c.index] == TRUMP, strength[c.index], c.points))
+        short = n - len(led)
+        others = filterfalse(ctx.suit_cards[lead.suit].__contains__, hand)
+        def lowness(c: Card) -> tuple[bool, int, int]:
+            return (eff[c.index] == TRUMP, strength[c.index], c.points)
+        # (``nsmallest``'s equal; of two or more sorted in C, its heap being Python code)
+        lowest = (nsmallest(short, others, key=lowness) if short < 2 else
+                  sorted(others, key=lowness)[:short])
         return tuple(led + lowest)
     return game.play_rules.constructive_follow(lead, led, ctx)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from heapq import nsmallest
 from itertools import product
 from math import comb
 from typing import ClassVar
@@ -562,8 +561,9 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
             return tuple(chosen)
         for _ in chosen:
             pool.remove(kind)
-    return tuple(chosen + nsmallest(n - len(chosen), pool,
-                                    key=lambda c: (strength[c.index], c.points)))
+    # (``nsmallest``'s equal, sorted in C: its heap is Python code a card)
+    return tuple(chosen + sorted(pool, key=lambda c: (strength[c.index], c.points)
+                                 )[:n - len(chosen)])
 
 
 def most_alike(cards: Sequence[Card], ctx: TrumpContext, cap: int) -> int:
