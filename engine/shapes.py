@@ -550,7 +550,6 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
     for i in range(size - 1, -1, -1):
         after[i] = after[i + 1] + counts[i]
         kinds_after[i] = kinds_after[i + 1] + counts[i] // width
-    total = len(ordered)
     out: list[tuple[Card, ...]] = []
     picked: list[Card] = []
 
@@ -566,12 +565,7 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
             if still > 0 and ((left - take) // width < still or kinds_after[i + 1] < still):
                 continue  # the cards left cannot make the groups missing
             picked.extend([card] * take)
-            if still <= 0 and left > take:  # the groups held: any of the cards after
-                head = tuple(picked)
-                out.extend([head + rest for rest in
-                            multisets(ordered[total - after[i + 1]:], left - take)])
-            else:
-                rec(i + 1, left - take, still)
+            rec(i + 1, left - take, still)
             del picked[len(picked) - take:]
 
     rec(0, n, kinds)
