@@ -20,8 +20,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, combinations, islice
+from itertools import combinations, islice
 from math import comb
+from operator import add
 
 from engine.cards import Card
 from engine.order import TrumpContext
@@ -769,12 +770,14 @@ def multisets_of_groups(cards: Sequence[Card], n: int, width: int, limit: int | 
     counts = list(copies.values())
     # sums[i][left]: the multisets of up to ``left`` cards from distinct[i:] (a play's
     # rank in the order adds, card by card, those taking more of the card than it does)
+    # (sums[i][left] is the sum of sums[i + 1][left - t] for t up to the card's count:
+    # added shifted row by row, in C)
     sums = [[1] * (n + 1)]
     for count in reversed(counts):
-        below = sums[-1]
-        ways = [below[left] - (below[left - count - 1] if left > count else 0)
-                for left in range(n + 1)]
-        sums.append(list(accumulate(ways)))
+        below = row = sums[-1]
+        for t in range(1, min(count, n) + 1):
+            row = list(map(add, row, [0] * t + below[:-t]))
+        sums.append(row)
     sums.reverse()
 
     def rank(play: tuple[Card, ...]) -> int:
