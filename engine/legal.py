@@ -14,7 +14,8 @@ Enumeration bounds (documented in docs/rules.md):
   legal follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``,
   beyond that the legal ones among the first ``FOLLOW_BUDGET`` (highest cards first),
   the candidates that cannot meet the first obligation owed skipped untried
-  (``shapes.multisets_meeting``).
+  (``shapes.multisets_meeting``); a tractor follow owing groups for all its cards is
+  built from the seat's groups alone (``shapes.multisets_of_groups``), the same list.
 
 Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
 unseen, is worked out once per suit of cards and cached (``_SuitLeads``); the cards
