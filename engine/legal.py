@@ -14,7 +14,8 @@ Enumeration bounds (documented in docs/rules.md):
   legal follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``,
   beyond that the legal ones among the first ``FOLLOW_BUDGET`` (highest cards first),
   the candidates that cannot meet the first obligation owed skipped untried
-  (``shapes.multisets_meeting``).
+  (``shapes.multisets_meeting``); a tractor follow owing groups for all its cards is
+  built from the seat's groups alone (``shapes.multisets_of_groups``), the same list.
 
 Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
 unseen, is worked out once per suit of cards and cached (``_SuitLeads``); the cards
@@ -581,9 +582,13 @@ def _constructive(game: Game, lead: Lead, hand: Sequence[Card], led: list[Card],
     n = lead.size
     if len(led) <= n:
         eff, strength = ctx.eff, ctx.strength
-        lowest = nsmallest(n - len(led), filterfalse(ctx.suit_cards[lead.suit].__contains__,
-                                                     hand),
-                           key=lambda c: (eff[c.index] == TRUMP, strength[c.index], c.points))
+        short = n - len(led)
+        others = filterfalse(ctx.suit_cards[lead.suit].__contains__, hand)
+        def lowness(c: Card) -> tuple[bool, int, int]:
+            return (eff[c.index] == TRUMP, strength[c.index], c.points)
+        # (``nsmallest``'s equal; of two or more sorted in C, its heap being Python code)
+        lowest = (nsmallest(short, others, key=lowness) if short < 2 else
+                  sorted(others, key=lowness)[:short])
         return tuple(led + lowest)
     return game.play_rules.constructive_follow(lead, led, ctx)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from heapq import nsmallest
 from itertools import product
 from math import comb
 from typing import ClassVar
@@ -34,6 +33,7 @@ from engine.shapes import (
     holding_of,
     multisets,
     multisets_meeting,
+    multisets_of_groups,
     multisets_with_kinds,
     unbeatable_by,
 )
@@ -405,12 +405,16 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or not _is_kind(lead):
             return None
         n = lead.size
-        if ctx.ident_is_card:
-            whole = _whole_kind_follows(n, led, ctx)
+        if ctx.ident_is_card:  # (the copies of each card counted once for all three)
+            copies = Counter(led)
+            whole = _whole_kind_follows(n, copies, ctx)
             if whole is not None:
                 return whole
-        alike = most_alike(led, ctx, n)
-        base = self.constructive_follow(lead, led, ctx)
+            alike = min(max(copies.values()), n)
+            base = _kind_follow(n, led, ctx, copies)
+        else:
+            alike = most_alike(led, ctx, n)
+            base = self.constructive_follow(lead, led, ctx)
         follows: list[Cards]
         if alike < 2:  # no two identical cards: any cards of the led suit
             follows = multisets(led, n, FOLLOW_BUDGET)
@@ -435,10 +439,19 @@ class ClassicPlay(PlayRules):
         if (len(units) == 1 and first.length >= 2 and owed[0] == first.length
                 and ctx.ident_is_card and comb(len(led), n) <= FOLLOW_BUDGET):
             return _whole_runs(led, first.width, first.length, ctx), True
+        if len(units) == 1 and first.length >= 2 and ctx.ident_is_card and (
+                owed[0] + owed[1] == first.length):
+            # a shorter run (or none) and groups of its width owed, n cards in all: a
+            # legal play is those groups alone (its lines are no more than the hand's),
+            # holding a run as long as the hand's (the rest are then the groups owed)
+            plays = multisets_of_groups(led, n, first.width, FOLLOW_BUDGET)
+            if owed[0]:
+                plays = [play for play in plays if _holds_run(play, owed[0], ctx)]
+            return plays, True
+        meets = self._meets(units, owed, ctx)
         # tractors and throws (n-of-a-kind: ``follows_at_once``): the candidates that can
         # meet what is owed are tried
-        return multisets_meeting(led, n, units, owed, self._meets(units, owed, ctx), ctx,
-                                 FOLLOW_BUDGET), True
+        return multisets_meeting(led, n, units, owed, meets, ctx, FOLLOW_BUDGET), True
 
     def play_key(self, lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> PlayKey | None:
         eff = ctx.eff
@@ -466,12 +479,13 @@ def _is_kind(lead: Lead) -> bool:
     return len(units) == 1 and units[0].length == 1 and units[0].width >= 2
 
 
-def _whole_kind_follows(n: int, led: Sequence[Card], ctx: TrumpContext) -> list[Cards] | None:
+def _whole_kind_follows(n: int, copies: Mapping[Card, int], ctx: TrumpContext
+                        ) -> list[Cards] | None:
     """``follows_at_once`` of n identical cards where each ident is one card and the seat
     holds n of a card (most pair follows of many decks): n of each card held n times or
     more, the one ``_kind_follow`` takes first, the others by index, highest first (as
-    ``multisets_with_kinds`` lists them). None where the seat holds no n of a card."""
-    copies = Counter(led)
+    ``multisets_with_kinds`` lists them; ``copies``: how many of each card the seat holds).
+    None where the seat holds no n of a card."""
     kinds = [card for card, count in copies.items() if count >= n]
     if not kinds:
         return None
@@ -506,6 +520,19 @@ def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
     return plays
 
 
+def _holds_run(play: Sequence[Card], length: int, ctx: TrumpContext) -> bool:
+    """Does ``play`` (groups of a tractor's width) hold a run of ``length`` steps: as
+    many consecutive strengths among its cards?"""
+    strength = ctx.strength
+    levels = sorted({strength[card.index] for card in play})
+    steps = 1
+    for low, high in zip(levels, levels[1:]):
+        steps = steps + 1 if high == low + 1 else 1
+        if steps >= length:
+            return True
+    return steps >= length
+
+
 def _strongest_kind(kinds: list[Card], copies: Mapping[Card, int], ctx: TrumpContext) -> Card:
     """Of the cards ``kinds``, the one a kind follow takes: the strongest, of equally
     strong ones the one held most (``copies``), then the lowest (``fill_units``' choice)."""
@@ -513,14 +540,15 @@ def _strongest_kind(kinds: list[Card], copies: Mapping[Card, int], ctx: TrumpCon
     return max(kinds, key=lambda card: (strength[card.index], copies[card], -card.index))
 
 
-def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:
+def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
+                 copies: Mapping[Card, int] | None = None) -> Cards:
     """``constructive_follow`` of n identical cards where each ident is one card, without
     ``fill_structure``: as many copies as the seat holds (up to n) of the strongest card
     held that many times (of equally strong ones, the one held most, then the lowest:
-    ``fill_units``' choice), then the lowest other cards."""
-    copies: dict[Card, int] = {}
-    for card in led:
-        copies[card] = copies.get(card, 0) + 1
+    ``fill_units``' choice), then the lowest other cards (``copies``: of each card in
+    ``led``, if counted already)."""
+    if copies is None:
+        copies = Counter(led)
     alike = min(max(copies.values()), n)
     strength = ctx.strength
     pool = list(led)
@@ -533,8 +561,9 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext) -> Cards:
             return tuple(chosen)
         for _ in chosen:
             pool.remove(kind)
-    return tuple(chosen + nsmallest(n - len(chosen), pool,
-                                    key=lambda c: (strength[c.index], c.points)))
+    # (``nsmallest``'s equal, sorted in C: its heap is Python code a card)
+    return tuple(chosen + sorted(pool, key=lambda c: (strength[c.index], c.points)
+                                 )[:n - len(chosen)])
 
 
 def most_alike(cards: Sequence[Card], ctx: TrumpContext, cap: int) -> int:

@@ -16,11 +16,13 @@ Three questions are answered here, and only here:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, islice
 from math import comb
+from operator import add
 
 from engine.cards import Card
 from engine.order import TrumpContext
@@ -745,6 +747,57 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
 
     rec(0, n)
     return out
+
+
+def multisets_of_groups(cards: Sequence[Card], n: int, width: int, limit: int | None = None
+                        ) -> list[tuple[Card, ...]]:
+    """The multisets of ``multisets(cards, n, limit)`` that hold each card a multiple of
+    ``width`` times, built from the groups alone: the candidates for a follow whose owed
+    lines (a run, then n-of-a-kind, each of ``width``) take all its ``n`` cards. Held
+    ``k`` groups of a card before ``k - 1``, as ``multisets`` takes it, so in its order."""
+    if n % width or limit == 0:
+        return []
+    ordered = sorted(cards, key=lambda c: -c.index)
+    copies: dict[Card, int] = {}
+    for card in ordered:
+        copies[card] = copies.get(card, 0) + 1
+    groups = [card for card, count in copies.items() for _ in range(count // width)]
+    plays = [tuple(card for card in chosen for _ in range(width))
+             for chosen in multisets(groups, n // width)]
+    if limit is None or comb(len(ordered), n) <= limit:
+        return plays
+    distinct = list(copies)
+    counts = list(copies.values())
+    # sums[i][left]: the multisets of up to ``left`` cards from distinct[i:] (a play's
+    # rank in the order adds, card by card, those taking more of the card than it does)
+    # (sums[i][left] is the sum of sums[i + 1][left - t] for t up to the card's count:
+    # added shifted row by row, in C)
+    sums = [[1] * (n + 1)]
+    for count in reversed(counts):
+        below = row = sums[-1]
+        for t in range(1, min(count, n) + 1):
+            row = list(map(add, row, [0] * t + below[:-t]))
+        sums.append(row)
+    sums.reverse()
+
+    def rank(play: tuple[Card, ...]) -> int:
+        taken = Counter(play)
+        total, left = 0, n
+        for i, card in enumerate(distinct):
+            take = taken.get(card, 0)
+            if take < counts[i] and take < left:  # more of it: from left - take - 1 on
+                below = sums[i + 1]
+                most = min(counts[i], left)
+                total += below[left - take - 1] - (below[left - most - 1]
+                                                   if left > most else 0)
+            left -= take
+            if not left:
+                break
+        return total
+
+    if not plays or rank(plays[-1]) < limit:  # (ranks grow along the list)
+        return plays
+    return [play for play in plays if rank(play) < limit]
 
 
 def unit_cards(unit: Unit, cards: Sequence[Card], ctx: TrumpContext) -> tuple[Card, ...]:

@@ -47,6 +47,7 @@ from engine.shapes import (
     match_greedy,
     multisets,
     multisets_meeting,
+    multisets_of_groups,
     multisets_with_kinds,
     unbeatable_by,
     unit_candidates,
@@ -575,6 +576,60 @@ def test_a_tractor_followed_by_a_whole_run_lists_the_runs(
                             ctx, FOLLOW_BUDGET)
     assert prules.built_follows(lead, led, ctx) == (old, True)
     _agrees_with_trying_every_candidate(Game(rules, 0), lead, led, ctx)
+
+
+@st.composite
+def groups_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpContext]:
+    """A tractor lead and a follower holding groups of its width (copies of a card, the
+    many-deck kinds foremost) as many as its steps, rarely in a run as long, and others."""
+    rules, ctx, _, leader, rest = _split_suit(draw, ["four-decks", "titanic", "classic"])
+    width = draw(st.integers(2, rules.max_width))
+    length = draw(st.integers(2, 4))
+    leads = unit_candidates(holding_of(leader, ctx), ctx, width, length)
+    assume(leads)
+    lead = ClassicPlay(rules).lead(unit_cards(draw(st.sampled_from(leads)), leader, ctx), ctx)
+    copies = Counter(rest)
+    grouped = sorted(card for card, count in copies.items() if count >= width)
+    assume(grouped)
+    picked = draw(st.lists(st.sampled_from(grouped), min_size=1, max_size=length))
+    held = [card for card in picked for _ in range(width)]
+    for card in held:
+        if card in rest:
+            rest.remove(card)
+    extra = draw(st.integers(0, min(len(rest), 24)))
+    return rules, lead, held + rest[:extra], ctx
+
+
+@given(groups_follow())
+@settings(max_examples=400)
+def test_a_follow_owing_groups_for_every_card_lists_the_groups(
+        case: tuple[Ruleset, Lead, list[Card], TrumpContext]) -> None:
+    """A seat owing a shorter run (or none) and groups of a tractor's width, as many cards
+    as the lead, has its follows built from its groups (``multisets_of_groups``); the
+    oracles: ``multisets_meeting`` (the old listing, the same list, budget included) and
+    trying every candidate."""
+    rules, lead, led, ctx = case
+    assume(len(led) > lead.size)
+    prules = ClassicPlay(rules)
+    units = lead.units
+    owed = follow_amounts(holding_of(led, ctx), units, ctx)
+    assume(owed[0] + owed[1] == units[0].length)
+    old = multisets_meeting(led, lead.size, units, owed, prules.meets_shape(lead, led, ctx),
+                            ctx, FOLLOW_BUDGET)
+    assert prules.built_follows(lead, led, ctx) == (old, True)
+    _agrees_with_trying_every_candidate(Game(rules, 0), lead, led, ctx)
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS[:8]), min_size=1, max_size=30),
+       st.integers(1, 8), st.integers(2, 4), st.sampled_from([0, 1, 2, 7, 60, None]))
+@settings(max_examples=300)
+def test_multisets_of_groups_are_the_multisets_of_whole_groups(
+        cards: list[Card], n: int, width: int, limit: int | None) -> None:
+    """The oracle: every multiset (the first ``limit``) kept where each card is held a
+    multiple of ``width`` times."""
+    expected = [m for m in multisets(cards, n, limit)
+                if all(count % width == 0 for count in Counter(m).values())]
+    assert multisets_of_groups(cards, n, width, limit) == expected
 
 
 def reference_kind_follows(lead: Lead, led: list[Card], ctx: TrumpContext) -> list[Cards]:
