@@ -543,16 +543,26 @@ def test_multisets_meeting_are_the_candidates_that_meet(
     assert multisets_meeting(led, lead.size, units, owed, meets, ctx, limit) == expected
 
 
-@st.composite
-def tractor_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpContext]:
-    """A tractor lead and a follower holding a run as long as it (and other cards)."""
-    rules, ctx, _, leader, rest = _split_suit(draw, ["classic", "four-decks", "titanic"])
+def _tractor_lead(draw: st.DrawFn, names: list[str]
+                  ) -> tuple[Ruleset, TrumpContext, Lead, int, int, list[Card]]:
+    """A tractor led from one half of a suit (its width and length drawn), and the other
+    half for the follower."""
+    rules, ctx, _, leader, rest = _split_suit(draw, names)
     width = draw(st.integers(2, rules.max_width))
     length = draw(st.integers(2, 4))
     leads = unit_candidates(holding_of(leader, ctx), ctx, width, length)
-    runs = unit_candidates(holding_of(rest, ctx), ctx, width, length)
-    assume(leads and runs)
+    assume(leads)
     lead = ClassicPlay(rules).lead(unit_cards(draw(st.sampled_from(leads)), leader, ctx), ctx)
+    return rules, ctx, lead, width, length, rest
+
+
+@st.composite
+def tractor_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpContext]:
+    """A tractor lead and a follower holding a run as long as it (and other cards)."""
+    rules, ctx, lead, width, length, rest = _tractor_lead(draw, ["classic", "four-decks",
+                                                                 "titanic"])
+    runs = unit_candidates(holding_of(rest, ctx), ctx, width, length)
+    assume(runs)
     run = list(unit_cards(draw(st.sampled_from(runs)), rest, ctx))
     for card in run:
         rest.remove(card)
@@ -582,12 +592,8 @@ def test_a_tractor_followed_by_a_whole_run_lists_the_runs(
 def groups_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpContext]:
     """A tractor lead and a follower holding groups of its width (copies of a card, the
     many-deck kinds foremost) as many as its steps, rarely in a run as long, and others."""
-    rules, ctx, _, leader, rest = _split_suit(draw, ["four-decks", "titanic", "classic"])
-    width = draw(st.integers(2, rules.max_width))
-    length = draw(st.integers(2, 4))
-    leads = unit_candidates(holding_of(leader, ctx), ctx, width, length)
-    assume(leads)
-    lead = ClassicPlay(rules).lead(unit_cards(draw(st.sampled_from(leads)), leader, ctx), ctx)
+    rules, ctx, lead, width, length, rest = _tractor_lead(draw, ["four-decks", "titanic",
+                                                                 "classic"])
     copies = Counter(rest)
     grouped = sorted(card for card, count in copies.items() if count >= width)
     assume(grouped)
