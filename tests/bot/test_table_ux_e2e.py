@@ -19,6 +19,7 @@ from tests.bot.harness import (
     pick_kind,
     redrawn,
     running_bot,
+    show_group,
     table_message,
     wait_until,
 )
@@ -238,7 +239,11 @@ async def test_a_picking_in_progress_goes_on_after_a_restart(tmp_path: Path) -> 
         alice = fake.add_user("Alice")
         await _open_and_start(world, alice)
         panel = await _until_alice_picks(world, alice)
-        message = fake.message(panel.message.id)
+        # (a suit of two cards at least: the deal may leave the first one with a single card)
+        groups = component(fake.message(panel.message.id), "sj:pk:g:")["options"]
+        wide = next(o["value"] for o in groups
+                    if int(re.search(r"/(\d+)\)$", o["label"]).group(1)) >= 2)
+        message = await show_group(world, alice, panel.message.id, wide)
         cards = component(message, "sj:pk:c:")
         first = cards["options"][0]
         ix = await fake.select(alice, message, cards["custom_id"], [first["value"]])

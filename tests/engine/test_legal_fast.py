@@ -548,10 +548,13 @@ def _tractor_lead(draw: st.DrawFn, names: list[str]
     """A tractor led from one half of a suit (its width and length drawn), and the other
     half for the follower."""
     rules, ctx, _, leader, rest = _split_suit(draw, names)
-    width = draw(st.integers(2, rules.max_width))
-    length = draw(st.integers(2, 4))
-    leads = unit_candidates(holding_of(leader, ctx), ctx, width, length)
-    assume(leads)
+    holding = holding_of(leader, ctx)
+    # (drawn among the shapes the half holds: drawing a shape first filtered out half)
+    shapes = [(width, length) for width in range(2, rules.max_width + 1)
+              for length in range(2, 5) if unit_candidates(holding, ctx, width, length)]
+    assume(shapes)
+    width, length = draw(st.sampled_from(shapes))
+    leads = unit_candidates(holding, ctx, width, length)
     lead = ClassicPlay(rules).lead(unit_cards(draw(st.sampled_from(leads)), leader, ctx), ctx)
     return rules, ctx, lead, width, length, rest
 
@@ -602,7 +605,9 @@ def groups_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpCont
     for card in held:
         if card in rest:
             rest.remove(card)
-    extra = draw(st.integers(0, min(len(rest), 24)))
+    fewest = lead.size - len(held) + 1  # (more cards than the lead)
+    assume(len(rest) >= fewest)
+    extra = draw(st.integers(max(0, fewest), max(fewest, min(len(rest), 24))))
     return rules, lead, held + rest[:extra], ctx
 
 
