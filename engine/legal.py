@@ -317,6 +317,7 @@ class _SuitLeads:
         "_parts",
         "_patterns",
         "_throws",
+        "_widest",
         "cards",
         "choice_free",
         "ctx",
@@ -361,7 +362,9 @@ class _SuitLeads:
         else:
             self.leads = [_ONE[card.index] for card in sorted(
                 dict.fromkeys(cards), key=ctx.strongest_first.__getitem__)]
-        if self.choice_free and max_width >= 2 and max(map(len, by_ident.values())) == 2:
+        most = max(map(len, by_ident.values()))
+        self._widest = min(most, max_width)  # (what is unseen is asked no wider)
+        if self.choice_free and max_width >= 2 and most == 2:
             self._pairs_only(order, by_ident, strength)
             return  # (the suit's cards by ident are not kept: fewer objects for the collector)
         self._by_ident = by_ident
@@ -440,7 +443,7 @@ class _SuitLeads:
         else:
             if self._parts is None and not self._may_throw(unseen, suit):
                 return []  # (most suits of many decks: no components worked out)
-            tops = unseen.tops(suit, self.max_width)
+            tops = unseen.tops(suit, self._widest)
             for i, unit in enumerate(self._components()):
                 width = unit.width
                 if unit.length == 1:
@@ -473,7 +476,7 @@ class _SuitLeads:
         by_ident = self._by_ident
         assert by_ident is not None
         strength, width = self.ctx.strength, self.max_width
-        tops = unseen.tops(suit, width)
+        tops = unseen.tops(suit, self._widest)
         paired = {strength[key] for key, same in by_ident.items() if len(same) >= 2}
         found = pairs = 0
         for key, same in by_ident.items():
