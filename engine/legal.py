@@ -300,7 +300,8 @@ class _Unseen:
             found = self._holdings[suit] = {}
             for tier in self.ctx.ident_tiers[suit]:
                 for group in tier:
-                    n = sum(decks - seen[i] for i in group)
+                    n = decks - seen[group[0]] if len(group) == 1 else \
+                        sum(decks - seen[i] for i in group)
                     if n > 0:
                         found[ident[group[0]]] = n
         return found
