@@ -237,12 +237,13 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
 class _Unseen:
     """The cards one seat has not seen, asked per suit as the leads need them."""
 
-    __slots__ = ("_holdings", "_scans", "_tops", "ctx", "decks", "seen")
+    __slots__ = ("_flat", "_holdings", "_scans", "_tops", "ctx", "decks", "seen")
 
     def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
         self.seen = seen
         self.decks = decks
         self.ctx = ctx
+        self._flat = _flat_tiers(ctx)
         # by width and suit (``width * 8 + suit``: an int key, no tuple to build or hash)
         self._scans: dict[int, tuple[int, int]] = {}  # -> (found, scanned to)
         self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
@@ -252,6 +253,20 @@ class _Unseen:
         """Is an unseen n-of-a-kind of ``width`` stronger than ``top``? (Scans the suit
         from its strongest cards down, only as far as the questions need.)"""
         key = width * 8 + suit
+        if self._flat is not None:
+            flat = self._flat[suit]
+            found, at = self._scans.get(key, (-1, 0))  # (``at``: the next card to scan)
+            if found < 0:
+                seen, decks = self.seen, self.decks
+                for s, i in flat[at:]:
+                    if s <= top:
+                        break
+                    if decks - seen[i] >= width:
+                        found = s
+                        break
+                    at += 1
+                self._scans[key] = (found, at)
+            return found > top
         tiers = self.ctx.ident_tiers[suit]
         found, low = self._scans.get(key, (-1, len(tiers)))
         if found < 0 and low > top + 1:
@@ -278,6 +293,17 @@ class _Unseen:
             seen, decks = self.seen, self.decks
             found = [-1] * (widest + 1)
             width = 1  # the narrowest not yet found
+            if self._flat is not None:
+                for s, i in self._flat[suit]:
+                    n = decks - seen[i]
+                    if n >= width:
+                        while width <= n and width <= widest:
+                            found[width] = s
+                            width += 1
+                        if width > widest:
+                            break
+                self._tops[suit] = found
+                return found
             tiers = self.ctx.ident_tiers[suit]
             for s in range(len(tiers) - 1, -1, -1):
                 for group in tiers[s]:
@@ -305,6 +331,24 @@ class _Unseen:
                     if n > 0:
                         found[ident[group[0]]] = n
         return found
+
+
+# By context (the entry holds it, so its id stays unique), where every card is its own
+# ident: each suit's (strength, card index), strongest first, for the scans of what is
+# unseen (one step a card, no tier loop or group to open).
+_FLAT: dict[int, tuple[TrumpContext, dict[int, tuple[tuple[int, int], ...]] | None]] = {}
+
+
+def _flat_tiers(ctx: TrumpContext) -> dict[int, tuple[tuple[int, int], ...]] | None:
+    entry = _FLAT.get(id(ctx))
+    if entry is None or entry[0] is not ctx:
+        if len(_FLAT) >= 64:
+            _FLAT.clear()
+        flat = {suit: tuple((s, group[0]) for s in range(len(tiers) - 1, -1, -1)
+                            for group in tiers[s])
+                for suit, tiers in ctx.ident_tiers.items()} if ctx.ident_is_card else None
+        entry = _FLAT[id(ctx)] = (ctx, flat)
+    return entry[1]
 
 
 class _SuitLeads:
@@ -545,6 +589,7 @@ def forget() -> None:
     """Empty this module's caches (for benchmarks that must start cold)."""
     _SUIT_LEADS.clear()
     _PLAYED.clear()
+    _FLAT.clear()
 
 
 def sure_throws(cards: Sequence[Card], others: Holding, ctx: TrumpContext, max_width: int
