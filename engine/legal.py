@@ -317,6 +317,28 @@ class _Unseen:
             self._tops[suit] = found
         return found
 
+    def beats_tractor(self, suit: int, unit: Unit) -> bool:
+        """Is an unseen tractor stronger than ``unit`` (a tractor of the suit)? (Read
+        from the suit's cards strongest first where each card is its own ident, down to
+        where no run above ``unit`` can go on; else ``unbeatable_by`` on the holding.)"""
+        if self._flat is None:
+            return not unbeatable_by(unit, self.holding(suit), self.ctx)
+        seen, decks = self.seen, self.decks
+        width, length, top = unit.width, unit.length, unit.top
+        run_top = low = -2  # the run of levels holding ``width`` unseen copies
+        for s, i in self._flat[suit]:
+            if s == low or decks - seen[i] < width:
+                continue  # (a level already in the run, or too few copies)
+            if s == low - 1:
+                low = s
+            elif s <= top:
+                return False  # a run starting here or below is not stronger
+            else:
+                run_top = low = s
+            if run_top > top and run_top - low + 1 >= length:
+                return True
+        return False
+
     def holding(self, suit: int) -> Holding:
         if self._holdings is None:
             self._holdings = {}
@@ -496,8 +518,7 @@ class _SuitLeads:
                         sure.append(i)
                     elif width == 1:
                         break  # the singles come last, strongest first
-                elif tops[width] <= unit.top or \
-                        unbeatable_by(unit, unseen.holding(suit), self.ctx):
+                elif tops[width] <= unit.top or not unseen.beats_tractor(suit, unit):
                     sure.append(i)  # (no unseen kind above its top: no tractor either)
             if len(sure) < 2:
                 return []
