@@ -383,6 +383,7 @@ class _SuitLeads:
         "_part_cards",
         "_parts",
         "_patterns",
+        "_throw_parts",
         "_throws",
         "_widest",
         "cards",
@@ -399,6 +400,7 @@ class _SuitLeads:
         self.cards = cards
         self._parts: list[Unit] | None = None
         self._throws: dict[tuple[int, ...], list[Cards]] | None = None  # made when first kept
+        self._throw_parts: dict[tuple[int, ...], list[tuple[Cards, list[Unit]]]] | None = None
         self._patterns: list[Cards] | None = None
         self.has_patterns = True  # until ``patterns`` finds none
         self._by_ident: dict[int, list[Card]] | None = None
@@ -524,9 +526,17 @@ class _SuitLeads:
                 return []
         key = tuple(sure)
         if not self.choice_free:
-            others = unseen.holding(suit)
-            return [throw for throw in self._groups(key, self._part_cards)
-                    if _sure(throw, others, self.ctx, self.max_width)]
+            # ``_sure``'s questions: each of the throw's own components unbeaten (no
+            # unseen kind as wide above a kind, no unseen tractor above a tractor)
+            out = []
+            for throw, parts in self._kept_parts(key):
+                for p in parts:
+                    if tops[p.width] > p.top and (p.length == 1 or
+                                                  unseen.beats_tractor(suit, p)):
+                        break
+                else:
+                    out.append(throw)
+            return out
         # Without choices in the decomposition (one ident per strength), any components
         # of a decomposition together decompose into just those components: removing
         # whole components never lets a longer tractor form across what is left.
@@ -556,6 +566,19 @@ class _SuitLeads:
                 if found >= 2:
                     return True
         return found + pairs // 2 >= 2
+
+    def _kept_parts(self, sure: tuple[int, ...]) -> list[tuple[Cards, list[Unit]]]:
+        """For a suit with choices, ``_groups`` of ``sure`` that decompose into more than
+        one component, each with its components, kept by ``sure``."""
+        if self._throw_parts is None:
+            self._throw_parts = {}
+        found = self._throw_parts.get(sure)
+        if found is None:
+            ctx, width = self.ctx, self.max_width
+            found = self._throw_parts[sure] = [
+                (throw, parts) for throw in self._groups(sure, self._part_cards)
+                if len(parts := decompose(throw, ctx, width)) > 1]
+        return found
 
     def _kept_throws(self, sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
         """``_groups``, kept by ``sure`` (most suits are asked more than once)."""
