@@ -237,12 +237,13 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
 class _Unseen:
     """The cards one seat has not seen, asked per suit as the leads need them."""
 
-    __slots__ = ("_holdings", "_scans", "_tops", "ctx", "decks", "seen")
+    __slots__ = ("_flat", "_holdings", "_scans", "_tops", "ctx", "decks", "seen")
 
     def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
         self.seen = seen
         self.decks = decks
         self.ctx = ctx
+        self._flat = _flat_tiers(ctx)
         # by width and suit (``width * 8 + suit``: an int key, no tuple to build or hash)
         self._scans: dict[int, tuple[int, int]] = {}  # -> (found, scanned to)
         self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
@@ -252,6 +253,20 @@ class _Unseen:
         """Is an unseen n-of-a-kind of ``width`` stronger than ``top``? (Scans the suit
         from its strongest cards down, only as far as the questions need.)"""
         key = width * 8 + suit
+        if self._flat is not None:
+            flat = self._flat[suit]
+            found, at = self._scans.get(key, (-1, 0))  # (``at``: the next card to scan)
+            if found < 0:
+                seen, decks = self.seen, self.decks
+                for s, i in flat[at:]:
+                    if s <= top:
+                        break
+                    if decks - seen[i] >= width:
+                        found = s
+                        break
+                    at += 1
+                self._scans[key] = (found, at)
+            return found > top
         tiers = self.ctx.ident_tiers[suit]
         found, low = self._scans.get(key, (-1, len(tiers)))
         if found < 0 and low > top + 1:
@@ -278,6 +293,17 @@ class _Unseen:
             seen, decks = self.seen, self.decks
             found = [-1] * (widest + 1)
             width = 1  # the narrowest not yet found
+            if self._flat is not None:
+                for s, i in self._flat[suit]:
+                    n = decks - seen[i]
+                    if n >= width:
+                        while width <= n and width <= widest:
+                            found[width] = s
+                            width += 1
+                        if width > widest:
+                            break
+                self._tops[suit] = found
+                return found
             tiers = self.ctx.ident_tiers[suit]
             for s in range(len(tiers) - 1, -1, -1):
                 for group in tiers[s]:
@@ -291,6 +317,28 @@ class _Unseen:
             self._tops[suit] = found
         return found
 
+    def beats_tractor(self, suit: int, unit: Unit) -> bool:
+        """Is an unseen tractor stronger than ``unit`` (a tractor of the suit)? (Read
+        from the suit's cards strongest first where each card is its own ident, down to
+        where no run above ``unit`` can go on; else ``unbeatable_by`` on the holding.)"""
+        if self._flat is None:
+            return not unbeatable_by(unit, self.holding(suit), self.ctx)
+        seen, decks = self.seen, self.decks
+        width, length, top = unit.width, unit.length, unit.top
+        run_top = low = -2  # the run of levels holding ``width`` unseen copies
+        for s, i in self._flat[suit]:
+            if s == low or decks - seen[i] < width:
+                continue  # (a level already in the run, or too few copies)
+            if s == low - 1:
+                low = s
+            elif s <= top:
+                return False  # a run starting here or below is not stronger
+            else:
+                run_top = low = s
+            if run_top > top and run_top - low + 1 >= length:
+                return True
+        return False
+
     def holding(self, suit: int) -> Holding:
         if self._holdings is None:
             self._holdings = {}
@@ -300,10 +348,29 @@ class _Unseen:
             found = self._holdings[suit] = {}
             for tier in self.ctx.ident_tiers[suit]:
                 for group in tier:
-                    n = sum(decks - seen[i] for i in group)
+                    n = decks - seen[group[0]] if len(group) == 1 else \
+                        sum(decks - seen[i] for i in group)
                     if n > 0:
                         found[ident[group[0]]] = n
         return found
+
+
+# By context (the entry holds it, so its id stays unique), where every card is its own
+# ident: each suit's (strength, card index), strongest first, for the scans of what is
+# unseen (one step a card, no tier loop or group to open).
+_FLAT: dict[int, tuple[TrumpContext, dict[int, tuple[tuple[int, int], ...]] | None]] = {}
+
+
+def _flat_tiers(ctx: TrumpContext) -> dict[int, tuple[tuple[int, int], ...]] | None:
+    entry = _FLAT.get(id(ctx))
+    if entry is None or entry[0] is not ctx:
+        if len(_FLAT) >= 64:
+            _FLAT.clear()
+        flat = {suit: tuple((s, group[0]) for s in range(len(tiers) - 1, -1, -1)
+                            for group in tiers[s])
+                for suit, tiers in ctx.ident_tiers.items()} if ctx.ident_is_card else None
+        entry = _FLAT[id(ctx)] = (ctx, flat)
+    return entry[1]
 
 
 class _SuitLeads:
@@ -316,7 +383,9 @@ class _SuitLeads:
         "_part_cards",
         "_parts",
         "_patterns",
+        "_throw_parts",
         "_throws",
+        "_widest",
         "cards",
         "choice_free",
         "ctx",
@@ -331,6 +400,7 @@ class _SuitLeads:
         self.cards = cards
         self._parts: list[Unit] | None = None
         self._throws: dict[tuple[int, ...], list[Cards]] | None = None  # made when first kept
+        self._throw_parts: dict[tuple[int, ...], list[tuple[Cards, list[Unit]]]] | None = None
         self._patterns: list[Cards] | None = None
         self.has_patterns = True  # until ``patterns`` finds none
         self._by_ident: dict[int, list[Card]] | None = None
@@ -361,7 +431,9 @@ class _SuitLeads:
         else:
             self.leads = [_ONE[card.index] for card in sorted(
                 dict.fromkeys(cards), key=ctx.strongest_first.__getitem__)]
-        if self.choice_free and max_width >= 2 and max(map(len, by_ident.values())) == 2:
+        most = max(map(len, by_ident.values()))
+        self._widest = min(most, max_width)  # (what is unseen is asked no wider)
+        if self.choice_free and max_width >= 2 and most == 2:
             self._pairs_only(order, by_ident, strength)
             return  # (the suit's cards by ident are not kept: fewer objects for the collector)
         self._by_ident = by_ident
@@ -440,7 +512,7 @@ class _SuitLeads:
         else:
             if self._parts is None and not self._may_throw(unseen, suit):
                 return []  # (most suits of many decks: no components worked out)
-            tops = unseen.tops(suit, self.max_width)
+            tops = unseen.tops(suit, self._widest)
             for i, unit in enumerate(self._components()):
                 width = unit.width
                 if unit.length == 1:
@@ -448,16 +520,23 @@ class _SuitLeads:
                         sure.append(i)
                     elif width == 1:
                         break  # the singles come last, strongest first
-                elif tops[width] <= unit.top or \
-                        unbeatable_by(unit, unseen.holding(suit), self.ctx):
+                elif tops[width] <= unit.top or not unseen.beats_tractor(suit, unit):
                     sure.append(i)  # (no unseen kind above its top: no tractor either)
             if len(sure) < 2:
                 return []
         key = tuple(sure)
         if not self.choice_free:
-            others = unseen.holding(suit)
-            return [throw for throw in self._groups(key, self._part_cards)
-                    if _sure(throw, others, self.ctx, self.max_width)]
+            # ``_sure``'s questions: each of the throw's own components unbeaten (no
+            # unseen kind as wide above a kind, no unseen tractor above a tractor)
+            out = []
+            for throw, parts in self._kept_parts(key):
+                for p in parts:
+                    if tops[p.width] > p.top and (p.length == 1 or
+                                                  unseen.beats_tractor(suit, p)):
+                        break
+                else:
+                    out.append(throw)
+            return out
         # Without choices in the decomposition (one ident per strength), any components
         # of a decomposition together decompose into just those components: removing
         # whole components never lets a longer tractor form across what is left.
@@ -473,7 +552,7 @@ class _SuitLeads:
         by_ident = self._by_ident
         assert by_ident is not None
         strength, width = self.ctx.strength, self.max_width
-        tops = unseen.tops(suit, width)
+        tops = unseen.tops(suit, self._widest)
         paired = {strength[key] for key, same in by_ident.items() if len(same) >= 2}
         found = pairs = 0
         for key, same in by_ident.items():
@@ -487,6 +566,19 @@ class _SuitLeads:
                 if found >= 2:
                     return True
         return found + pairs // 2 >= 2
+
+    def _kept_parts(self, sure: tuple[int, ...]) -> list[tuple[Cards, list[Unit]]]:
+        """For a suit with choices, ``_groups`` of ``sure`` that decompose into more than
+        one component, each with its components, kept by ``sure``."""
+        if self._throw_parts is None:
+            self._throw_parts = {}
+        found = self._throw_parts.get(sure)
+        if found is None:
+            ctx, width = self.ctx, self.max_width
+            found = self._throw_parts[sure] = [
+                (throw, parts) for throw in self._groups(sure, self._part_cards)
+                if len(parts := decompose(throw, ctx, width)) > 1]
+        return found
 
     def _kept_throws(self, sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
         """``_groups``, kept by ``sure`` (most suits are asked more than once)."""
@@ -541,6 +633,7 @@ def forget() -> None:
     """Empty this module's caches (for benchmarks that must start cold)."""
     _SUIT_LEADS.clear()
     _PLAYED.clear()
+    _FLAT.clear()
 
 
 def sure_throws(cards: Sequence[Card], others: Holding, ctx: TrumpContext, max_width: int
