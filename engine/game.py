@@ -427,21 +427,32 @@ def _new_trick(leader: int) -> Trick:
 def shuffle(cards: list[Card], rng: random.Random) -> None:
     """``rng.shuffle(cards)``: the same permutation from the same draws, with the loop of
     ``random.shuffle`` and its ``_randbelow`` written out (a Python call a card fewer:
-    some 40% of a deal's shuffle)."""
+    some 40% of a deal's shuffle), each step's bounds read from a table."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        below = i + 1
-        bits = below.bit_length()
+    for i, below, bits in _shuffle_steps(len(cards)):
         j = getrandbits(bits)
         while j >= below:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
 
 
+@cache
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """``shuffle``'s steps for ``size`` cards: the place filled, how many cards it is drawn
+    from and the bits a draw takes (``below.bit_length()``: a method call a card)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+@cache
+def _ordered_deck(decks: int) -> Cards:
+    """``deck(decks)``, made once (a new deal copies it)."""
+    return tuple(deck(decks))
+
+
 def _new_deal(rules: Ruleset, seed: int, hand_number: int, levels: tuple[Rank, ...],
               dealer: int | None, *, may_declare: frozenset[int] | None = None,
               fallback: int = 0) -> Dealing:
-    cards = deck(rules.decks)
+    cards = list(_ordered_deck(rules.decks))
     shuffle(cards, random.Random(f"{seed}:{hand_number}"))
     kitty = tuple(cards[len(cards) - rules.kitty_size:])
     stock = tuple(cards[: len(cards) - rules.kitty_size])

@@ -91,9 +91,16 @@ def trick_winner(prules: PlayRules, lead: Lead, plays: Sequence[Sequence[Card]],
     """Index (in ``plays``, lead first) of the play that wins the trick."""
     if lead.size == 1:  # single cards, most tricks
         return _single_card_winner(lead, plays, ctx)
-    best, best_key = 0, play_key(prules, lead, plays[0], ctx)
+    # the lead's own key is worked out only once a follow may win: most follows of
+    # several cards are off suit or without the lead's shape (None), and it costs a
+    # follow's key again
+    best, best_key, lead_keyed = 0, None, False
     for i in range(1, len(plays)):
         key = play_key(prules, lead, plays[i], ctx)
+        if key is None:
+            continue
+        if not lead_keyed:
+            best_key, lead_keyed = play_key(prules, lead, plays[0], ctx), True
         if takes_lead(key, best_key):
             best, best_key = i, key
     return best
@@ -461,13 +468,24 @@ class ClassicPlay(PlayRules):
         if any(eff[c.index] != suit for c in play):
             return None
         first = lead.units[0]
+        if first.width == 1 and len(play) >= len(lead.units):
+            # singles (the largest unit first: a throw of singles): every card is one, so
+            # the strongest card is the deciding one (``deciding_strength``'s answer)
+            strength = ctx.strength
+            return (int(suit == TRUMP), 0, max([strength[c.index] for c in play]))
         if len(lead.units) == 1 and first.length == 1 and len(play) == first.width:
             # one card or n-of-a-kind: only as many identical cards can win
             ident = ctx.ident
             if any(ident[c.index] != ident[play[0].index] for c in play):
                 return None
             return (int(suit == TRUMP), 0, ctx.strength[play[0].index])
-        decided = deciding_strength(holding_of(play, ctx), ctx, lead.units)
+        holding = holding_of(play, ctx)
+        width = first.width
+        if sum([count for count in holding.values() if count >= width]) < first.size:
+            # every unit that can stand for the lead's largest (as wide or wider, as many
+            # cards) is made of cards held ``width`` times or more: too few of them
+            return None
+        decided = deciding_strength(holding, ctx, lead.units)
         if decided is None:
             return None
         return (int(suit == TRUMP), *decided)
