@@ -427,11 +427,20 @@ class _GuidedDeal:
 
     def swap(self, who: int, i: int, options: list[tuple[int, int]], before: int,
              better: Callable[[], bool] | None = None) -> bool:
-        """Swap ``who``'s card at ``i`` with the first of ``options`` (slot, position),
-        shuffled, among ``GUIDE_PROBES``, that explains no fewer earlier plays of the two
-        (and, with ``better``, makes it true); False: none did, nothing changed."""
+        """Swap ``who``'s card at ``i`` with the first of ``options`` (slot, position;
+        shuffled, then taken from each slot in turn), among ``GUIDE_PROBES``, that
+        explains no fewer earlier plays of the two (and, with ``better``, makes it
+        true); False: none did, nothing changed."""
         now = self.now
         self.rng.shuffle(options)
+        # (one slot at a time, in turn: a slot whose every swap undoes an explained
+        # play, the leader's or the burial's, does not use up the probes)
+        seen: Counter[int] = Counter()
+        turn = []
+        for t, _ in options:
+            turn.append(seen[t])
+            seen[t] += 1
+        options = [o for _, o in sorted(zip(turn, options), key=lambda p: p[0])]
         for t, k in options[:GUIDE_PROBES]:
             card, other = now[who][i], now[t][k]
             suits = frozenset((self.eff[card.index], self.eff[other.index]))
