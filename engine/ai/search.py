@@ -66,8 +66,9 @@ class Budget:
     candidates: int  # plays compared
     time_limit: float | None  # seconds: a safety net only; None: no clock at all
     endgame: int = 2  # exact search when the seat holds at most this many cards
-    inference: int = 0  # when > 0: sample this many times the worlds and keep those that
-    #                     best explain the other seats' plays (``engine.ai.inference``)
+    inference: int = 0  # when > 0: worlds that explain the other seats' plays
+    #                     (``engine.ai.inference``); the "pool" sampler samples this many
+    #                     times the worlds and keeps the likeliest
     simulations: int = 0  # play-outs per decision (0: ``worlds`` × ``candidates``)
     rounds: int = 1  # racing rounds: the survivors of each share the rest of the budget
     drop_z: float = 2.0  # a play this many standard errors below the leader is dropped
