@@ -6,7 +6,9 @@ a point trick probably could not win it, a player who fed 10s to a partner had t
 Policy-based inference (as in Skat and Bridge programs) scores a sampled world by
 replaying the hand so far in it: for every past play of another seat, would the
 heuristic policy, holding that seat's cards in this world, have made the same play?
-Worlds with fewer disagreements explain the table better, and the search keeps those.
+Worlds with fewer disagreements explain the table better: ``likely_worlds`` keeps the
+best of a pool of uniform samples; ``guided_worlds`` (hard's) deals each world to explain
+the plays, repairing a uniform deal in the order things happened, the burial first.
 
 A sure throw that this world says would have failed is a contradiction of the rules
 themselves (the engine accepted the throw), so it weighs more than a disagreement. The
