@@ -447,7 +447,7 @@ def uncapped() -> None:
 
 def tweak(change: str) -> None:
     """``LEVEL:FIELD=VALUE,...``: those fields of the level's card-play budget changed
-    (numbers as the field's type; a bool from 0 or 1); ``LEVEL/bury:...`` changes the
+    (numbers as the field's type; a bool from 0 or 1; text as is); ``LEVEL/bury:...`` changes the
     level's burial budget."""
     level, _, fields = change.partition(":")
     level, _, which = level.partition("/")
@@ -459,7 +459,7 @@ def tweak(change: str) -> None:
     for item in fields.split(","):
         name, _, text = item.partition("=")
         kind = str(kinds[name])
-        values[name] = bool(int(text)) if kind == "bool" else \
+        values[name] = text if kind == "str" else bool(int(text)) if kind == "bool" else \
             None if text == "None" else float(text) if kind.startswith("float") else int(text)
     budgets[key] = dataclasses.replace(budget, **values)
     print(f"({change.partition(':')[0]} budget: {budgets[key]})")

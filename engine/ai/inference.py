@@ -6,7 +6,9 @@ a point trick probably could not win it, a player who fed 10s to a partner had t
 Policy-based inference (as in Skat and Bridge programs) scores a sampled world by
 replaying the hand so far in it: for every past play of another seat, would the
 heuristic policy, holding that seat's cards in this world, have made the same play?
-Worlds with fewer disagreements explain the table better, and the search keeps those.
+Worlds with fewer disagreements explain the table better: ``likely_worlds`` keeps the
+best of a pool of uniform samples; ``guided_worlds`` (hard's) deals each world to explain
+the plays, repairing a uniform deal in the order things happened, the burial first.
 
 A sure throw that this world says would have failed is a contradiction of the rules
 themselves (the engine accepted the throw), so it weighs more than a disagreement. The
@@ -34,7 +36,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.ai.bidding import bury_order
@@ -282,3 +284,272 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
     chosen += [n for _, n in sorted(queue)][: count - len(chosen)]
     return [knowledge.world_from(*samples[n]) for n in chosen]
 
+
+
+#: Guided dealing (``guided_worlds``): repairs of one read play at most, random swaps
+#: tried for one card, and swaps tried to explain the burial.
+GUIDE_TRIES = 3
+GUIDE_PROBES = 4
+GUIDE_BURIAL_TRIES = 8
+
+
+class _Guide:
+    """The replay as guided dealing reads it: for each step, the cards every seat plays
+    from that step on, so that a seat's hand at a past moment is its hand now plus
+    those; and the heuristic's guesses, asked once per distinct hand at a step."""
+
+    def __init__(self, replay: _Replay) -> None:
+        self.replay = replay
+        players = replay.knowledge.view.players
+        flat = [(who, cards) for plays in replay.history for who, cards in plays]
+        self.later: list[list[list[Card]]] = []  # step -> seat -> cards played from it on
+        tail: list[list[Card]] = [[] for _ in range(players)]
+        for who, cards in reversed(flat):
+            tail[who] = list(cards) + tail[who]
+            self.later.append([list(t) for t in tail])
+        self.later.reverse()
+        self.steps_of: list[list[int]] = [[] for _ in range(players)]  # the read steps
+        for j, step in enumerate(replay.steps):
+            if step.board is not None:
+                self.steps_of[step.who].append(j)
+        self.guesses: dict[tuple[int, tuple[int, ...], tuple[int, ...] | None],
+                           Cards | None] = {}
+        self.burials: dict[tuple[int, ...], Counter[Card]] = {}
+
+    def hand_at(self, j: int, seat: int, now: list[list[Card]]) -> list[Card]:
+        return sorted(now[seat] + self.later[j][seat], key=card_index)
+
+    def miss(self, j: int, now: list[list[Card]], kitty: list[Card]) -> Cards | None:
+        """The heuristic's play at step ``j`` in the world (hands ``now``, ``kitty``) when
+        it is not the play made (None: it agrees, or the play is forced or not read)."""
+        replay = self.replay
+        step = replay.steps[j]
+        board = step.board
+        if board is None:
+            return None
+        who = step.who
+        hand = self.hand_at(j, who, now)
+        ctx = replay.knowledge.ctx
+        if _forced(board.lead, hand, ctx.eff):
+            return None
+        key = (j, tuple(c.index for c in hand),
+               tuple(sorted(c.index for c in kitty)) if who == replay.taker else None)
+        if key in self.guesses:
+            return self.guesses[key]
+        board.deal([hand if s == who else self.hand_at(j, s, now) for s in range(len(now))],
+                   list(kitty))
+        guess = choose_play(board, who)
+        found = None if _signature(guess, ctx) == step.signature else guess
+        self.guesses[key] = found
+        return found
+
+    def misses(self, seat: int, before: int, now: list[list[Card]], kitty: list[Card],
+               suits: frozenset[int]) -> int:
+        """The read plays of ``seat`` before step ``before`` that the heuristic would not
+        have made, among those a swap of cards of ``suits`` can change: leads, and
+        follows of those suits or with too few cards of the led suit (following a suit
+        it holds enough of, a seat chooses among those cards)."""
+        eff = self.replay.knowledge.ctx.eff
+        steps = self.replay.steps
+        count = 0
+        for j in self.steps_of[seat]:
+            if j >= before:
+                break
+            lead = steps[j].board.lead  # type: ignore[union-attr]
+            if lead is not None and lead.suit not in suits and sum(
+                    1 for c in self.hand_at(j, seat, now)
+                    if eff[c.index] == lead.suit) >= lead.size:
+                continue
+            if self.miss(j, now, kitty) is not None:
+                count += 1
+        return count
+
+    def burial_miss(self, now: list[list[Card]], kitty: list[Card]) -> Counter[Card]:
+        """The kitty's cards that the taker's heuristic, from its cards in the world,
+        would not have buried (none when the burial is not read)."""
+        replay = self.replay
+        if not replay.reads_burial:
+            return Counter()
+        start = self.hand_at(0, replay.taker, now) + kitty
+        key = tuple(sorted(c.index for c in start)) + (-1,) + \
+            tuple(sorted(c.index for c in kitty))
+        found = self.burials.get(key)
+        if found is None:
+            ctx = replay.knowledge.ctx
+            expected = Counter(bury_order(start, ctx, len(kitty))[: len(kitty)])
+            found = self.burials[key] = Counter(kitty) - expected
+        return found
+
+
+class _GuidedDeal:
+    """One world dealt the guided way: the hidden hands and the kitty (``now``, the
+    kitty last), repaired play by play."""
+
+    def __init__(self, guide: _Guide, rng: random.Random, hands: list[list[Card]],
+                 kitty: list[Card]) -> None:
+        self.guide = guide
+        self.rng = rng
+        knowledge = guide.replay.knowledge
+        self.players = players = knowledge.view.players
+        self.kitty_slot = players
+        self.now = [list(h) for h in hands] + [list(kitty)]
+        self.eff = knowledge.ctx.eff
+        self.voids = knowledge.voids
+        self.fixed = {s: Counter(c) for s, c in knowledge.fixed.items()}
+        self.excluded: list[set[Card]] = [set() for _ in range(players + 1)]
+        self.hidden = [s for s in range(players) if s != knowledge.seat] + \
+            ([] if knowledge.kitty_known else [players])
+
+    def may_hold(self, slot: int, card: Card) -> bool:
+        return card not in self.excluded[slot] and \
+            (slot == self.kitty_slot or self.eff[card.index] not in self.voids[slot])
+
+    def free(self, slot: int) -> list[int]:
+        """Positions in ``slot`` of the cards that may move (not the face-up ones)."""
+        shown = Counter(self.fixed.get(slot, ()))
+        out: list[int] = []
+        for i, card in enumerate(self.now[slot]):
+            if shown[card] > 0:
+                shown[card] -= 1
+            else:
+                out.append(i)
+        return out
+
+    def cost(self, slots: tuple[int, int], before: int, suits: frozenset[int]) -> float:
+        """The disagreements a swap between ``slots`` can change: the two seats' read
+        plays before step ``before``, and the burial when it touches the taker or kitty."""
+        guide, now = self.guide, self.now
+        hands, kitty = now[: self.players], now[self.kitty_slot]
+        total: float = sum(guide.misses(s, before, hands, kitty, suits)
+                           for s in slots if s != self.kitty_slot)
+        replay = guide.replay
+        if replay.reads_burial and (replay.taker in slots or self.kitty_slot in slots):
+            total += UNLIKELY_BURIAL * sum(guide.burial_miss(hands, kitty).values())
+        return total
+
+    def swap(self, who: int, i: int, options: list[tuple[int, int]], before: int,
+             better: Callable[[], bool] | None = None) -> bool:
+        """Swap ``who``'s card at ``i`` with the first of ``options`` (slot, position;
+        shuffled, then taken from each slot in turn), among ``GUIDE_PROBES``, that
+        explains no fewer earlier plays of the two (and, with ``better``, makes it
+        true); False: none did, nothing changed."""
+        now = self.now
+        self.rng.shuffle(options)
+        # (one slot at a time, in turn: a slot whose every swap undoes an explained
+        # play, the leader's or the burial's, does not use up the probes)
+        seen: Counter[int] = Counter()
+        turn = []
+        for t, _ in options:
+            turn.append(seen[t])
+            seen[t] += 1
+        options = [o for _, o in sorted(zip(turn, options), key=lambda p: p[0])]
+        for t, k in options[:GUIDE_PROBES]:
+            card, other = now[who][i], now[t][k]
+            suits = frozenset((self.eff[card.index], self.eff[other.index]))
+            base = self.cost((who, t), before, suits)
+            now[who][i], now[t][k] = other, card
+            if (better is None or better()) and self.cost((who, t), before, suits) <= base:
+                return True
+            now[who][i], now[t][k] = card, other
+        return False
+
+    def explain_burial(self) -> None:
+        """Swaps that bring the kitty closer to the taker's heuristic burial: a card the
+        taker would have buried and holds now trades places with a kitty card it would
+        not have buried, else such a kitty card with a card of another hidden hand."""
+        guide, now, taker, kitty_slot = self.guide, self.now, self.guide.replay.taker, \
+            self.kitty_slot
+        if kitty_slot not in self.hidden:
+            return
+        for _ in range(GUIDE_BURIAL_TRIES):
+            extra = guide.burial_miss(now[: self.players], now[kitty_slot])
+            wrong = sum(extra.values())
+            if not wrong:
+                return
+            start = guide.hand_at(0, taker, now[: self.players]) + now[kitty_slot]
+            ksize = len(now[kitty_slot])
+            want = Counter(bury_order(start, guide.replay.knowledge.ctx, ksize)[:ksize]) - \
+                Counter(now[kitty_slot])
+            out = [k for k in self.free(kitty_slot) if extra[now[kitty_slot][k]] > 0]
+
+            def fewer(wrong: int = wrong) -> bool:
+                return sum(guide.burial_miss(now[: self.players],
+                                             now[kitty_slot]).values()) < wrong
+
+            moves = [(k, taker, i) for i in self.free(taker) if want[now[taker][i]] > 0
+                     for k in out if self.may_hold(taker, now[kitty_slot][k])]
+            if not moves:
+                moves = [(k, t, i) for t in self.hidden if t != kitty_slot
+                         for k in out if self.may_hold(t, now[kitty_slot][k])
+                         for i in self.free(t)]
+            self.rng.shuffle(moves)
+            for k, t, i in moves[:GUIDE_PROBES]:
+                if self.swap(kitty_slot, k, [(t, i)], 0, fewer):
+                    break
+            else:
+                return
+
+    def explain(self, j: int) -> None:
+        """Repair the world until the heuristic makes the play of step ``j`` (at most
+        ``GUIDE_TRIES`` times): the cards it would have played instead that the seat
+        holds now are excluded from its hand and swapped out."""
+        guide, now = self.guide, self.now
+        step = guide.replay.steps[j]
+        who = step.who
+        for _ in range(GUIDE_TRIES):
+            guess = guide.miss(j, now[: self.players], now[self.kitty_slot])
+            if guess is None:
+                return
+            wanted = Counter(guess) - Counter(step.cards)
+            held = Counter(now[who]) - self.fixed.get(who, Counter())
+            blamed = [c for c in wanted if held[c] > 0]
+            if not blamed:
+                return  # (the play turns on cards the seat played later: left as is)
+            moved = False
+            for card in blamed:
+                self.excluded[who].add(card)
+                if card not in now[who]:
+                    continue
+                i = now[who].index(card)
+                options = [(t, k) for t in self.hidden if t != who and self.may_hold(t, card)
+                           for k in self.free(t)
+                           if now[t][k] != card and self.may_hold(who, now[t][k])]
+                moved |= self.swap(who, i, options, j)
+            if not moved:
+                return
+
+
+def guided_worlds(knowledge: Knowledge, rng: random.Random, count: int,
+                  deadline: float | None = None, recent: int | None = None,
+                  partners: bool = True) -> list[PlayState]:
+    """``count`` worlds dealt by replaying the hand and explaining the read plays as they
+    come (a greedy form of sequential importance sampling): a uniform deal, the burial
+    explained first (``_GuidedDeal.explain_burial``), then at each read play of another
+    seat that the heuristic, holding that seat's cards in this world, would not have
+    made, the cards it would have played instead and the seat holds now are taken to be
+    elsewhere: each trades places with a card of another hidden hand or the kitty that
+    the seat may hold, the first of a few random ones that explains no fewer of the two
+    seats' earlier plays. Never a face-up card, never into a void. ``recent`` and
+    ``partners`` as for ``likely_worlds``; past ``deadline`` (``time.perf_counter``)
+    the worlds left are dealt uniformly."""
+    has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
+        not knowledge.kitty_known
+    samples = [knowledge.sample(rng) for _ in range(count)]
+    if not has_history or not samples:
+        return [knowledge.world_from(hands, kitty) for hands, kitty in samples]
+    guide = _Guide(_Replay(knowledge, *samples[0], recent=recent, partners=partners))
+    out: list[PlayState] = []
+    for hands, kitty in samples:
+        if deadline is not None and time.perf_counter() > deadline:
+            out.append(knowledge.world_from(hands, kitty))
+            continue
+        deal = _GuidedDeal(guide, rng, hands, kitty)
+        deal.explain_burial()
+        for j, step in enumerate(guide.replay.steps):
+            if step.board is not None:
+                deal.explain(j)
+        now = deal.now
+        for hand in now[: deal.players]:
+            hand.sort(key=card_index)
+        out.append(knowledge.world_from(now[: deal.players], now[deal.kitty_slot]))
+    return out

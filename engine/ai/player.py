@@ -7,7 +7,7 @@ Dealing, ``EndDeal`` and ``NextHand`` are the table's clock, never a seat's deci
 
 Levels: ``easy`` plays the heuristic; ``normal`` and ``hard`` search card play and
 burying (determinized Monte Carlo, ``engine.ai.search``) with a small and a larger
-budget, hard keeping the worlds that best explain the others' plays
+budget, hard dealing its worlds to explain the others' plays
 (``engine.ai.inference``); all levels share the heuristic for declaring, 回牌 and the
 changzhu swap.
 """
@@ -47,12 +47,13 @@ class Level(enum.Enum):
 #: play-outs, so about 45 play-outs at the first trick (long play-outs, and the race's
 #: choice there gains little from more worlds: ``bench/ai_rule.py``), 86 halfway, up to
 #: 240 near the end; 40 at the least. Seven plays measured even with five against easy
-#: (docs/ai.md, "Search"), so five.
+#: (docs/ai.md, "Search"), so five. Its worlds are dealt to explain the last three
+#: tricks' plays and the burial (``inference.guided_worlds``; docs/ai.md, "Inference").
 BUDGETS: dict[Level, Budget] = {
     Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=2.0),
-    Level.HARD: Budget(worlds=8, candidates=5, time_limit=3.0, inference=2, simulations=240,
+    Level.HARD: Budget(worlds=8, candidates=5, time_limit=3.0, inference=1, simulations=240,
                        rounds=3, inference_tricks=3, cards=4500, least=40, judge_all=True,
-                       equal_z=2.0),
+                       equal_z=2.0, sampler="guided"),
 }
 
 #: Burying compares whole-hand play-outs of a few burials (the heuristic's, and ones

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.ai.bidding import buried_points_allowed, bury_order
-from engine.ai.inference import likely_worlds
+from engine.ai.inference import guided_worlds, likely_worlds
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import (
     _RulesOnly,
@@ -66,8 +66,9 @@ class Budget:
     candidates: int  # plays compared
     time_limit: float | None  # seconds: a safety net only; None: no clock at all
     endgame: int = 2  # exact search when the seat holds at most this many cards
-    inference: int = 0  # when > 0: sample this many times the worlds and keep those that
-    #                     best explain the other seats' plays (``engine.ai.inference``)
+    inference: int = 0  # when > 0: worlds that explain the other seats' plays
+    #                     (``engine.ai.inference``); the "pool" sampler samples this many
+    #                     times the worlds and keeps the likeliest
     simulations: int = 0  # play-outs per decision (0: ``worlds`` × ``candidates``)
     rounds: int = 1  # racing rounds: the survivors of each share the rest of the budget
     drop_z: float = 2.0  # a play this many standard errors below the leader is dropped
@@ -85,6 +86,9 @@ class Budget:
     judge_all: bool = False  # the final pick reads every round's worlds, not the last's
     equal_z: float = 0.0  # when > 0: a play that cannot beat the leader by ``min_gain``
     #                       (``equal_z`` errors over its mean gain) is dropped too
+    sampler: str = "pool"  # with inference: "pool" keeps the likeliest of ``inference``
+    #                        times the worlds; "guided" deals each world to explain the
+    #                        plays as it replays them (``inference.guided_worlds``)
 
     def total(self, plays: int, length: int = 0) -> int:
         """Play-outs for a decision among ``plays`` with ``length`` cards left to play."""
@@ -305,11 +309,15 @@ def _is_ruff(state: PlayState, cards: Cards) -> bool:
 def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int,
             start: float) -> list[PlayState]:
     """``count`` sampled worlds: uniform, or the likeliest of ``count × budget.inference``
-    given the other seats' plays (inference stops early under load: a third of the
-    time limit at most)."""
+    given the other seats' plays, or (``budget.sampler`` "guided") dealt to explain
+    those plays (inference stops early under load: a third of the time limit at
+    most)."""
     if not budget.inference:
         return [knowledge.world(rng) for _ in range(count)]
     deadline = None if budget.time_limit is None else start + budget.time_limit / 3
+    if budget.sampler == "guided":
+        return guided_worlds(knowledge, rng, count, deadline, recent=budget.inference_tricks,
+                             partners=budget.inference_partners)
     return likely_worlds(knowledge, rng, count, count * budget.inference, deadline,
                          recent=budget.inference_tricks, partners=budget.inference_partners)
 

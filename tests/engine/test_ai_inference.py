@@ -13,23 +13,26 @@ from collections import Counter
 import pytest
 
 from engine import ai
+from engine.actions import Play
 from engine.ai.bidding import bury_order
 from engine.ai.inference import (
     IMPOSSIBLE_THROW,
     UNLIKELY_BURIAL,
     _signature,
     disagreements,
+    guided_worlds,
     likely_worlds,
 )
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_play
-from engine.ai.table import PlayState
-from engine.cards import Card
+from engine.ai.table import Cards, PlayState
+from engine.cards import Card, format_cards, parse_cards
 from engine.game import Burying, Game, Playing
 from engine.rules import DeclarationStyle, ruleset
 from engine.shapes import holding_of
 from engine.simulate import random_action
 from engine.views import seat_view
+from tests.engine.test_ai_blunders import position as blunder_position
 
 # -- the oracle: the algorithm as it was, each world replayed from scratch ----------------
 
@@ -218,3 +221,81 @@ def test_inference_on_the_last_tricks_reads_those_plays_only(preset: str, seed: 
     assert [w.hands for w in likely_worlds(knowledge, random.Random(seed), 5, 15,
                                            recent=tricks)] == \
         [w.hands for w in likely_worlds(knowledge, random.Random(seed), 5, 15)]
+
+
+# -- guided dealing ----------------------------------------------------------------------
+
+
+def _in_voids(knowledge: Knowledge, hands: list[list[Card]]) -> int:
+    """Cards of the other seats' ``hands`` in suits the seat knows them void in."""
+    eff = knowledge.ctx.eff
+    return sum(1 for o, hand in enumerate(hands) if o != knowledge.seat
+               for c in hand if eff[c.index] in knowledge.voids[o])
+
+
+@pytest.mark.parametrize(("preset", "seed", "tricks", "into"),
+                         [c for c in CASES if c[2] in (3, 11)])
+def test_guided_worlds_respect_what_the_seat_knows(
+        preset: str, seed: int, tricks: int, into: int) -> None:
+    game = _position(preset, seed, tricks, into)
+    phase = game.phase
+    assert isinstance(phase, Playing)
+    for seat in range(game.rules.players):
+        view = seat_view(game, seat)
+        knowledge = Knowledge.from_view(view)
+        worlds = guided_worlds(knowledge, random.Random(seed), 6, recent=3)
+        again = guided_worlds(knowledge, random.Random(seed), 6, recent=3)
+        assert [(w.hands, w.kitty) for w in worlds] == [(w.hands, w.kitty) for w in again]
+        rng = random.Random(seed)  # (the uniform deals the guided ones start from)
+        uniform = [knowledge.sample(rng)[0] for _ in worlds]
+        for world, start in zip(worlds, uniform):
+            # (the uniform sampler gives up voids it cannot respect: a made-up position)
+            assert _in_voids(knowledge, world.hands) <= _in_voids(knowledge, start)
+            assert world.hands[seat] == sorted(view.hand, key=lambda c: c.index)
+            assert [len(h) for h in world.hands] == list(view.hand_sizes)
+            assert len(world.kitty) == game.rules.kitty_size
+            dealt = Counter(c for s, h in enumerate(world.hands) if s != seat for c in h)
+            if not knowledge.kitty_known:
+                dealt.update(world.kitty)
+            assert dealt == knowledge.unseen
+            for other, cards in knowledge.fixed.items():
+                assert not Counter(cards) - Counter(world.hands[other])
+
+
+#: Seat 0 leads the K♠ (10 points); seat 1, an opponent with both aces of spades unseen
+#: by seat 3 (seat 0 and seat 2 hold them), follows low; seat 2 follows; seat 3 decides.
+SMALL = {"name": "small", "level": "2", "trump": "H", "dealer": 0,
+         "hands": ["KS AS QD JD", "4S 9D 8D 7D", "5S AS 6C 5C", "3H 10D 9C 8C"],
+         "history": ["0: KS", "1: 4S", "2: 5S"]}
+
+
+def _heuristic_follow(world: PlayState) -> Cards:
+    """Seat 1's play at its turn (after the K♠) by the heuristic, in a game holding the
+    world's cards (the deck's other cards in the same earlier tricks)."""
+    played = {0: "KS", 1: "4S", 2: "5S"}
+    hands = [format_cards(hand) + (f" {played[s]}" if s in played else "")
+             for s, hand in enumerate(world.hands)]
+    game = blunder_position({**SMALL, "hands": hands,
+                             "kitty": format_cards(world.kitty),
+                             "history": ["0: KS"]})
+    action = ai.choose(seat_view(game, 1), "easy", 0)
+    assert isinstance(action, Play)
+    return action.cards
+
+
+def test_guided_worlds_never_deal_a_card_the_heuristic_would_have_played() -> None:
+    game = blunder_position(SMALL)
+    knowledge = Knowledge.from_view(seat_view(game, 3))
+    ctx = knowledge.ctx
+    low = _signature(parse_cards("4S"), ctx)
+    rng = random.Random(3)
+    uniform = [knowledge.world(rng) for _ in range(12)]
+    # (the premise: where seat 1 holds an ace of spades, the heuristic wins the K with it)
+    assert any(_signature(_heuristic_follow(w), ctx) != low for w in uniform)
+    explained = 0
+    for seed in range(3):  # (the current trick read: the made-up earlier ones are not)
+        for world in guided_worlds(knowledge, random.Random(seed), 8, recent=1):
+            assert parse_cards("AS")[0] not in world.hands[1]
+            explained += _signature(_heuristic_follow(world), ctx) == low
+    assert explained / 24 > sum(_signature(_heuristic_follow(w), ctx) == low
+                                for w in uniform) / len(uniform)
