@@ -15,16 +15,10 @@ from engine.order import TRUMP, TrumpContext, trump_context
 from engine.plays import ClassicPlay, Lead, PlayKey, PlayRules, play_key, trick_winner
 from engine.rules import ruleset
 from engine.shapes import deciding_strength, holding_of
+from tests.engine.test_legal_fast import RULESETS as LEGAL_RULESETS
 
-RULESETS = {
-    "classic": ruleset("classic"),
-    "four-decks": ruleset("classic", decks=4),
-    "titanic": ruleset("titanic"),
-    "one-deck": ruleset("one-deck"),
-    "red-black": ruleset("red-black"),
-    "three-bid": ruleset("three-bid"),
-    "changzhu": ruleset("changzhu"),
-}
+#: test_legal_fast's rulesets, and three-bid's (tricks of three seats)
+RULESETS = {**LEGAL_RULESETS, "three-bid": ruleset("three-bid")}
 
 
 def reference_key(prules: PlayRules, lead: Lead, play: Sequence[Card], ctx: TrumpContext
