@@ -479,13 +479,7 @@ class ClassicPlay(PlayRules):
             if any(ident[c.index] != ident[play[0].index] for c in play):
                 return None
             return (int(suit == TRUMP), 0, ctx.strength[play[0].index])
-        holding = holding_of(play, ctx)
-        width = first.width
-        if sum([count for count in holding.values() if count >= width]) < first.size:
-            # every unit that can stand for the lead's largest (as wide or wider, as many
-            # cards) is made of cards held ``width`` times or more: too few of them
-            return None
-        decided = deciding_strength(holding, ctx, lead.units)
+        decided = deciding_strength(holding_of(play, ctx), ctx, lead.units)
         if decided is None:
             return None
         return (int(suit == TRUMP), *decided)

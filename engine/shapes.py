@@ -455,7 +455,12 @@ def deciding_strength(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]
     the led width (RULES §4: a triple tractor beats a pair tractor, a quad tractor a
     triple tractor, with the same number of cards); its tier is how much wider it is.
     """
-    first, rest = lead[0], list(lead[1:])
+    first = lead[0]
+    if sum([count for count in holding.values() if count >= first.width]) < first.size:
+        # every unit that can stand for the largest (as wide or wider, as many cards) is
+        # made of cards held ``first.width`` times or more: too few of them, told at once
+        return None
+    rest = list(lead[1:])
     shapes = [(width - first.width, width, first.size // width)
               for width in range(4, first.width, -1)
               if first.is_tractor and first.size % width == 0 and first.size // width >= 2]

@@ -14,7 +14,7 @@ from engine.game import Game
 from engine.order import TRUMP, TrumpContext, trump_context
 from engine.plays import ClassicPlay, Lead, PlayKey, PlayRules, play_key, trick_winner
 from engine.rules import ruleset
-from engine.shapes import deciding_strength, holding_of
+from engine.shapes import deciding_strength, holding_of, unit_candidates
 from tests.engine.test_legal_fast import RULESETS as LEGAL_RULESETS
 
 #: test_legal_fast's rulesets, and three-bid's (tricks of three seats)
@@ -89,3 +89,23 @@ def test_a_classic_plays_key_is_its_deciding_strength(
     assume(isinstance(prules, ClassicPlay))
     for play in plays:
         assert prules.play_key(lead, play, ctx) == reference_key(prules, lead, play, ctx)
+
+
+@given(tricks())
+@settings(max_examples=400, deadline=None)
+def test_a_play_too_short_of_wide_cards_holds_no_unit_standing_for_the_largest(
+        case: tuple[PlayRules, Lead, list[tuple[Card, ...]], TrumpContext]) -> None:
+    """``deciding_strength``'s shortcut: a play holding fewer cards ``width`` times or
+    more than the lead's largest unit has cards holds no unit that may stand for it (of
+    its width and length, or a wider tractor of as many cards), so it cannot win."""
+    _, lead, plays, ctx = case
+    first = lead.units[0]
+    shapes = [(first.width, first.length)] + [
+        (width, first.size // width) for width in range(first.width + 1, 5)
+        if first.is_tractor and first.size % width == 0 and first.size // width >= 2]
+    for play in plays:
+        holding = holding_of(play, ctx)
+        if sum(count for count in holding.values() if count >= first.width) < first.size:
+            assert deciding_strength(holding, ctx, lead.units) is None
+            for width, length in shapes:
+                assert not unit_candidates(holding, ctx, width, length)
