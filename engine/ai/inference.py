@@ -285,7 +285,6 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
     return [knowledge.world_from(*samples[n]) for n in chosen]
 
 
-
 #: Guided dealing (``guided_worlds``): repairs of one read play at most, random swaps
 #: tried for one card, and swaps tried to explain the burial.
 GUIDE_TRIES = 3
@@ -367,17 +366,19 @@ class _Guide:
     def burial_miss(self, now: list[list[Card]], kitty: list[Card]) -> Counter[Card]:
         """The kitty's cards that the taker's heuristic, from its cards in the world,
         would not have buried (none when the burial is not read)."""
-        replay = self.replay
-        if not replay.reads_burial:
+        if not self.replay.reads_burial:
             return Counter()
-        start = self.hand_at(0, replay.taker, now) + kitty
-        key = tuple(sorted(c.index for c in start)) + (-1,) + \
-            tuple(sorted(c.index for c in kitty))
+        return Counter(kitty) - self.burial_of(now, kitty)
+
+    def burial_of(self, now: list[list[Card]], kitty: list[Card]) -> Counter[Card]:
+        """The taker's heuristic burial from its cards in the world (its hand and the
+        kitty), asked once per such cards."""
+        start = self.hand_at(0, self.replay.taker, now) + kitty
+        key = tuple(sorted(c.index for c in start))
         found = self.burials.get(key)
         if found is None:
-            ctx = replay.knowledge.ctx
-            expected = Counter(bury_order(start, ctx, len(kitty))[: len(kitty)])
-            found = self.burials[key] = Counter(kitty) - expected
+            ctx = self.replay.knowledge.ctx
+            found = self.burials[key] = Counter(bury_order(start, ctx, len(kitty))[: len(kitty)])
         return found
 
 
@@ -466,9 +467,7 @@ class _GuidedDeal:
             wrong = sum(extra.values())
             if not wrong:
                 return
-            start = guide.hand_at(0, taker, now[: self.players]) + now[kitty_slot]
-            ksize = len(now[kitty_slot])
-            want = Counter(bury_order(start, guide.replay.knowledge.ctx, ksize)[:ksize]) - \
+            want = guide.burial_of(now[: self.players], now[kitty_slot]) - \
                 Counter(now[kitty_slot])
             out = [k for k in self.free(kitty_slot) if extra[now[kitty_slot][k]] > 0]
 

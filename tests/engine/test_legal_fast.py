@@ -640,7 +640,7 @@ def groups_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpCont
             rest.remove(card)
     fewest = lead.size - len(held) + 1  # (more cards than the lead)
     assume(len(rest) >= fewest)
-    extra = draw(st.integers(max(0, fewest), max(fewest, min(len(rest), 24))))
+    extra = draw(st.integers(fewest, max(fewest, min(len(rest), 24))))
     return rules, lead, held + rest[:extra], ctx
 
 
