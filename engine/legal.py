@@ -86,15 +86,21 @@ def unseen_by(game: Game, seat: int) -> Counter[Card]:
 def _seen_counts(phase: Playing, seat: int) -> list[int]:
     """``seen_by`` as counts by card index."""
     counts = list(_played_counts(phase.tricks))
+    for card in phase.hands[seat]:
+        counts[card.index] += 1
+    _add_seen_off_hand(phase, seat, counts)
+    return counts
+
+
+def _add_seen_off_hand(phase: Playing, seat: int, counts: list[int]) -> None:
+    """Adds to ``counts`` what the seat has seen beside its hand and the finished tricks:
+    the trick's plays so far and the kitty it buried."""
     for _, cards in phase.trick.plays:
         for card in cards:
             counts[card.index] += 1
-    for card in phase.hands[seat]:
-        counts[card.index] += 1
     if phase.taker == seat:
         for card in phase.kitty:
             counts[card.index] += 1
-    return counts
 
 
 # The cards played in the finished tricks of a hand, by card index. The state lists the
@@ -216,10 +222,26 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     throws = rules.throws
     patterned = rules.has_pattern_leads
     unseen: _Unseen | None = None
+    hand = phase.hands[seat]
+    seen: list[int] | None = None
+    if throws:  # the hand split by suit and its cards tallied as seen in one pass
+        seen = list(_played_counts(phase.tricks))
+        by_suit: dict[int, list[Card]] = {}
+        eff = ctx.eff
+        for card in hand:
+            i = card.index
+            seen[i] += 1
+            same = by_suit.get(eff[i])
+            if same is None:
+                by_suit[eff[i]] = [card]
+            else:
+                same.append(card)
+    else:
+        by_suit = _by_suit(hand, ctx)
     out: list[Cards] = []
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
     # shapes or sizes), and so are those of different suits.
-    for suit, cards in _by_suit(phase.hands[seat], ctx).items():
+    for suit, cards in by_suit.items():
         key = (id(ctx), width, tuple(cards))  # (looked up here: the hottest call)
         plays = _SUIT_LEADS.get(key)
         if plays is None or plays.ctx is not ctx:
@@ -228,8 +250,10 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
         if patterned and plays.has_patterns:
             out += plays.patterns(rules)
         if throws and len(cards) > 1:
-            if unseen is None:  # what the seat has seen, counted once, when first needed
-                unseen = _Unseen(_seen_counts(phase, seat), state.rules.decks, ctx)
+            if unseen is None:  # what the seat has seen, completed once, when first needed
+                assert seen is not None
+                _add_seen_off_hand(phase, seat, seen)
+                unseen = _Unseen(seen, state.rules.decks, ctx)
             out += plays.sure_throws(unseen, suit)
     return out
 
@@ -423,8 +447,12 @@ class _SuitLeads:
                 by_ident[key] = [card]
             else:
                 same.append(card)
-        order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
-        self.choice_free = len(set(map(strength.__getitem__, order))) == len(order)
+        suit_order = ctx.distinct_idents[ctx.eff[cards[0].index]]
+        if suit_order is not None:  # (a filter in C: cheaper than a sort with a key)
+            order = list(filter(by_ident.__contains__, suit_order))
+        else:
+            order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
+            self.choice_free = len(set(map(strength.__getitem__, order))) == len(order)
         if self.choice_free and ctx.ident_is_card:
             # one card an ident, one ident a strength: the singles are ``order``'s cards
             self.leads = [_ONE[key] for key in order]

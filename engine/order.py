@@ -94,6 +94,10 @@ class TrumpContext:
     #: The cards of each effective suit: ``filter(suit_cards[s].__contains__, hand)``
     #: picks a suit out of a hand without a Python step per card.
     suit_cards: dict[int, frozenset[Card]] = field(init=False, repr=False, compare=False)
+    #: Each suit's idents strongest first where no two share a strength; None where some
+    #: do (off-suit level cards): a suit's idents put in order by a filter, not a sort.
+    distinct_idents: dict[int, tuple[int, ...] | None] = field(init=False, repr=False,
+                                                                compare=False)
 
     def __post_init__(self) -> None:
         eff = [0] * len(ALL_CARDS)
@@ -131,6 +135,10 @@ class TrumpContext:
         object.__setattr__(self, "suit_cards", {
             number: frozenset(ALL_CARDS[i] for tier in index_tiers for i in tier)
             for number, index_tiers in self.tiers.items()})
+        object.__setattr__(self, "distinct_idents", {
+            number: tuple(ident[tier[0][0]] for tier in reversed(tiers))
+            if all(len(tier) == 1 for tier in tiers) else None
+            for number, tiers in grouped.items()})
 
     def _build_tiers(self) -> dict[int, list[list[Card]]]:
         """Ascending lists of equal-strength cards, per effective suit."""
