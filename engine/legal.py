@@ -403,6 +403,7 @@ class _SuitLeads:
 
     __slots__ = (
         "_by_ident",
+        "_by_tops",
         "_order",
         "_part_cards",
         "_parts",
@@ -426,6 +427,8 @@ class _SuitLeads:
         self._throws: dict[tuple[int, ...], list[Cards]] | None = None  # made when first kept
         self._throw_parts: dict[tuple[int, ...], list[tuple[Cards, list[Unit]]]] | None = None
         self._patterns: list[Cards] | None = None
+        # sure throws by the suit's unseen tops, where those alone tell them
+        self._by_tops: dict[tuple[int, ...], list[Cards]] | None = None
         self.has_patterns = True  # until ``patterns`` finds none
         self._by_ident: dict[int, list[Card]] | None = None
         self._order: list[int] | None = None
@@ -537,21 +540,42 @@ class _SuitLeads:
                     break
                 sure.append(i)
             return self._kept_throws(tuple(sure), self.leads)
+        tops = unseen.tops(suit, self._widest)
+        tops_key = tuple(tops)
+        by_tops = self._by_tops
+        if by_tops is None:
+            by_tops = self._by_tops = {}
         else:
-            if self._parts is None and not self._may_throw(unseen, suit):
-                return []  # (most suits of many decks: no components worked out)
-            tops = unseen.tops(suit, self._widest)
-            for i, unit in enumerate(self._components()):
-                width = unit.width
-                if unit.length == 1:
-                    if tops[width] <= unit.top:
-                        sure.append(i)
-                    elif width == 1:
-                        break  # the singles come last, strongest first
-                elif tops[width] <= unit.top or not unseen.beats_tractor(suit, unit):
-                    sure.append(i)  # (no unseen kind above its top: no tractor either)
-            if len(sure) < 2:
-                return []
+            found = by_tops.get(tops_key)
+            if found is not None:
+                return found
+        found, told_by_tops = self._sure_of_units(unseen, suit, tops)
+        if told_by_tops:
+            by_tops[tops_key] = found
+        return found
+
+    def _sure_of_units(self, unseen: _Unseen, suit: int, tops: list[int]
+                       ) -> tuple[list[Cards], bool]:
+        """``sure_throws`` of a suit with identical cards (``tops``: ``unseen.tops`` of
+        the suit), and whether ``tops`` alone told them (no unseen tractor asked about):
+        then they hold wherever the suit's unseen tops are the same."""
+        if self._parts is None and not self._may_throw(tops):
+            return [], True  # (most suits of many decks: no components worked out)
+        sure: list[int] = []
+        told_by_tops = True
+        for i, unit in enumerate(self._components()):
+            width = unit.width
+            if tops[width] <= unit.top:  # (no unseen kind above its top: no tractor either)
+                sure.append(i)
+            elif unit.length == 1:
+                if width == 1:
+                    break  # the singles come last, strongest first
+            else:
+                told_by_tops = False
+                if not unseen.beats_tractor(suit, unit):
+                    sure.append(i)
+        if len(sure) < 2:
+            return [], told_by_tops
         key = tuple(sure)
         if not self.choice_free:
             # ``_sure``'s questions: each of the throw's own components unbeaten (no
@@ -559,18 +583,21 @@ class _SuitLeads:
             out = []
             for throw, parts in self._kept_parts(key):
                 for p in parts:
-                    if tops[p.width] > p.top and (p.length == 1 or
-                                                  unseen.beats_tractor(suit, p)):
-                        break
+                    if tops[p.width] > p.top:
+                        if p.length == 1:
+                            break
+                        told_by_tops = False
+                        if unseen.beats_tractor(suit, p):
+                            break
                 else:
                     out.append(throw)
-            return out
+            return out, told_by_tops
         # Without choices in the decomposition (one ident per strength), any components
         # of a decomposition together decompose into just those components: removing
         # whole components never lets a longer tractor form across what is left.
-        return self._kept_throws(key, self._part_cards)
+        return self._kept_throws(key, self._part_cards), told_by_tops
 
-    def _may_throw(self, unseen: _Unseen, suit: int) -> bool:
+    def _may_throw(self, tops: list[int]) -> bool:
         """Can two of the suit's components be sure? (False: they cannot; told from the
         cards by ident, without the components.) An ident held no more than the widest
         kind and in no possible tractor is one component, the kind of all its cards; its
@@ -580,7 +607,6 @@ class _SuitLeads:
         by_ident = self._by_ident
         assert by_ident is not None
         strength, width = self.ctx.strength, self.max_width
-        tops = unseen.tops(suit, self._widest)
         paired = {strength[key] for key, same in by_ident.items() if len(same) >= 2}
         found = pairs = 0
         for key, same in by_ident.items():
