@@ -18,8 +18,9 @@ Enumeration bounds (documented in docs/rules.md):
   built from the seat's groups alone (``shapes.multisets_of_groups``), the same list.
 
 Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
-unseen, is worked out once per suit of cards and cached (``_SuitLeads``); the cards
-played in finished tricks are tallied once per trick (``_played_counts``).
+unseen, is worked out once per suit of cards and cached (``_SuitLeads``), and so are its
+sure throws by the suit's unseen tops where those alone tell them; the cards played in
+finished tricks are tallied once per trick (``_played_counts``).
 """
 
 from __future__ import annotations
