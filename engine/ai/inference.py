@@ -372,6 +372,14 @@ class _Guide:
                 count += 1
         return count
 
+    def contradictions(self, now: list[list[Card]], kitty: list[Card]) -> float:
+        """The read plays the heuristic would not have made in the world, plus
+        ``UNLIKELY_BURIAL`` per kitty card the taker would not have buried."""
+        steps = self.replay.steps
+        plays = sum(1 for j, step in enumerate(steps)
+                    if step.board is not None and self.miss(j, now, kitty) is not None)
+        return plays + UNLIKELY_BURIAL * sum(self.burial_miss(now, kitty).values())
+
     def burial_miss(self, now: list[list[Card]], kitty: list[Card]) -> Counter[Card]:
         """The kitty's cards that the taker's heuristic, from its cards in the world,
         would not have buried (none when the burial is not read)."""
@@ -530,8 +538,8 @@ class _GuidedDeal:
 
 def guided_worlds(knowledge: Knowledge, rng: random.Random, count: int,
                   deadline: float | None = None, recent: int | None = None,
-                  partners: bool = True, effort: GuideEffort = GuideEffort()
-                  ) -> list[PlayState]:
+                  partners: bool = True, effort: GuideEffort = GuideEffort(),
+                  select: int = 1) -> list[PlayState]:
     """``count`` worlds dealt by replaying the hand and explaining the read plays as they
     come (a greedy form of sequential importance sampling): a uniform deal, the burial
     explained first (``_GuidedDeal.explain_burial``), then at each read play of another
@@ -541,18 +549,21 @@ def guided_worlds(knowledge: Knowledge, rng: random.Random, count: int,
     the seat may hold, the first of a few random ones that explains no fewer of the two
     seats' earlier plays. Never a face-up card, never into a void. ``recent`` and
     ``partners`` as for ``likely_worlds``; ``effort``: how many repairs and swaps are
-    tried; past ``deadline`` (``time.perf_counter``)
-    the worlds left are dealt uniformly."""
+    tried; ``select`` > 1: that many times the worlds are dealt and the ``count`` that
+    contradict the fewest read plays and burial kept (ties: dealing order); past
+    ``deadline`` (``time.perf_counter``) the worlds left are dealt uniformly."""
     has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
         not knowledge.kitty_known
-    samples = [knowledge.sample(rng) for _ in range(count)]
+    samples = [knowledge.sample(rng) for _ in range(count * (select if has_history else 1))]
     if not has_history or not samples:
         return [knowledge.world_from(hands, kitty) for hands, kitty in samples]
     guide = _Guide(_Replay(knowledge, *samples[0], recent=recent, partners=partners))
-    out: list[PlayState] = []
+    dealt: list[tuple[float, list[list[Card]], list[Card]]] = []
     for hands, kitty in samples:
         if deadline is not None and time.perf_counter() > deadline:
-            out.append(knowledge.world_from(hands, kitty))
+            if len(dealt) >= count:
+                break
+            dealt.append((math.inf, hands, kitty))
             continue
         deal = _GuidedDeal(guide, rng, hands, kitty, effort)
         deal.explain_burial()
@@ -562,5 +573,9 @@ def guided_worlds(knowledge: Knowledge, rng: random.Random, count: int,
         now = deal.now
         for hand in now[: deal.players]:
             hand.sort(key=card_index)
-        out.append(knowledge.world_from(now[: deal.players], now[deal.kitty_slot]))
-    return out
+        hands, kitty = now[: deal.players], now[deal.kitty_slot]
+        dealt.append((guide.contradictions(hands, kitty) if select > 1 else 0.0, hands, kitty))
+    if select > 1:
+        order = sorted(range(len(dealt)), key=lambda n: (dealt[n][0], n))[:count]
+        dealt = [dealt[n] for n in order]
+    return [knowledge.world_from(hands, kitty) for _, hands, kitty in dealt]

@@ -99,6 +99,8 @@ class Budget:
     guide_tries: int = GUIDE_TRIES  # guided dealing: repairs of one read play at most,
     guide_probes: int = GUIDE_PROBES  # random swaps tried for one card,
     guide_burial_tries: int = GUIDE_BURIAL_TRIES  # and swaps tried for the burial
+    guide_select: int = 1  # > 1: that many times the worlds guided, the fewest
+    #                        contradictions of the table kept
 
     def total(self, plays: int, length: int = 0) -> int:
         """Play-outs for a decision among ``plays`` with ``length`` cards left to play."""
@@ -329,7 +331,8 @@ def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int
         effort = GuideEffort(budget.guide_tries, budget.guide_probes,
                              budget.guide_burial_tries)
         return guided_worlds(knowledge, rng, count, deadline, recent=budget.inference_tricks,
-                             partners=budget.inference_partners, effort=effort)
+                             partners=budget.inference_partners, effort=effort,
+                             select=budget.guide_select)
     return likely_worlds(knowledge, rng, count, count * budget.inference, deadline,
                          recent=budget.inference_tricks, partners=budget.inference_partners)
 

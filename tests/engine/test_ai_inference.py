@@ -313,3 +313,16 @@ def test_guided_worlds_without_effort_are_the_uniform_deals() -> None:
         [([sorted(h, key=lambda c: c.index) for h in hands], kitty) for hands, kitty in uniform]
     guided = guided_worlds(knowledge, random.Random(3), 8, recent=1)
     assert [w.hands for w in guided] != [w.hands for w in idle]
+
+
+def test_guided_worlds_selected_are_the_likeliest_of_more() -> None:
+    game = blunder_position(SMALL)
+    knowledge = Knowledge.from_view(seat_view(game, 3))
+    # (the same draws: select=3 deals the 12 worlds that select=1 deals for 12)
+    dealt = guided_worlds(knowledge, random.Random(5), 12, recent=1)
+    counts = [disagreements(knowledge, w.hands, w.kitty, recent=1) for w in dealt]
+    assert len(set(counts)) > 1  # (the premise: the selection has something to choose)
+    best = sorted(range(12), key=lambda n: (counts[n], n))[:4]
+    chosen = guided_worlds(knowledge, random.Random(5), 4, recent=1, select=3)
+    assert [(w.hands, w.kitty) for w in chosen] == \
+        [(dealt[n].hands, dealt[n].kitty) for n in best]
