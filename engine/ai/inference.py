@@ -285,11 +285,20 @@ def likely_worlds(knowledge: Knowledge, rng: random.Random, count: int, pool: in
     return [knowledge.world_from(*samples[n]) for n in chosen]
 
 
-#: Guided dealing (``guided_worlds``): repairs of one read play at most, random swaps
-#: tried for one card, and swaps tried to explain the burial.
+#: Guided dealing (``guided_worlds``), by default: repairs of one read play at most,
+#: random swaps tried for one card, and swaps tried to explain the burial.
 GUIDE_TRIES = 3
 GUIDE_PROBES = 4
 GUIDE_BURIAL_TRIES = 8
+
+
+@dataclass(frozen=True)
+class GuideEffort:
+    """How hard guided dealing tries to explain the table (``GUIDE_*`` by default)."""
+
+    tries: int = GUIDE_TRIES  # repairs of one read play at most
+    probes: int = GUIDE_PROBES  # random swaps tried for one card
+    burial_tries: int = GUIDE_BURIAL_TRIES  # swaps tried to explain the burial
 
 
 class _Guide:
@@ -363,6 +372,14 @@ class _Guide:
                 count += 1
         return count
 
+    def contradictions(self, now: list[list[Card]], kitty: list[Card]) -> float:
+        """The read plays the heuristic would not have made in the world, plus
+        ``UNLIKELY_BURIAL`` per kitty card the taker would not have buried."""
+        steps = self.replay.steps
+        plays = sum(1 for j, step in enumerate(steps)
+                    if step.board is not None and self.miss(j, now, kitty) is not None)
+        return plays + UNLIKELY_BURIAL * sum(self.burial_miss(now, kitty).values())
+
     def burial_miss(self, now: list[list[Card]], kitty: list[Card]) -> Counter[Card]:
         """The kitty's cards that the taker's heuristic, from its cards in the world,
         would not have buried (none when the burial is not read)."""
@@ -387,9 +404,10 @@ class _GuidedDeal:
     kitty last), repaired play by play."""
 
     def __init__(self, guide: _Guide, rng: random.Random, hands: list[list[Card]],
-                 kitty: list[Card]) -> None:
+                 kitty: list[Card], effort: GuideEffort = GuideEffort()) -> None:
         self.guide = guide
         self.rng = rng
+        self.effort = effort
         knowledge = guide.replay.knowledge
         self.players = players = knowledge.view.players
         self.kitty_slot = players
@@ -431,7 +449,7 @@ class _GuidedDeal:
     def swap(self, who: int, i: int, options: list[tuple[int, int]], before: int,
              better: Callable[[], bool] | None = None) -> bool:
         """Swap ``who``'s card at ``i`` with the first of ``options`` (slot, position;
-        shuffled, then taken from each slot in turn), among ``GUIDE_PROBES``, that
+        shuffled, then taken from each slot in turn), among ``effort.probes``, that
         explains no fewer earlier plays of the two (and, with ``better``, makes it
         true); False: none did, nothing changed."""
         now = self.now
@@ -444,7 +462,7 @@ class _GuidedDeal:
             turn.append(seen[t])
             seen[t] += 1
         options = [o for _, o in sorted(zip(turn, options), key=lambda p: p[0])]
-        for t, k in options[:GUIDE_PROBES]:
+        for t, k in options[: self.effort.probes]:
             card, other = now[who][i], now[t][k]
             suits = frozenset((self.eff[card.index], self.eff[other.index]))
             base = self.cost((who, t), before, suits)
@@ -462,7 +480,7 @@ class _GuidedDeal:
             self.kitty_slot
         if kitty_slot not in self.hidden:
             return
-        for _ in range(GUIDE_BURIAL_TRIES):
+        for _ in range(self.effort.burial_tries):
             extra = guide.burial_miss(now[: self.players], now[kitty_slot])
             wrong = sum(extra.values())
             if not wrong:
@@ -482,7 +500,7 @@ class _GuidedDeal:
                          for k in out if self.may_hold(t, now[kitty_slot][k])
                          for i in self.free(t)]
             self.rng.shuffle(moves)
-            for k, t, i in moves[:GUIDE_PROBES]:
+            for k, t, i in moves[: self.effort.probes]:
                 if self.swap(kitty_slot, k, [(t, i)], 0, fewer):
                     break
             else:
@@ -490,12 +508,12 @@ class _GuidedDeal:
 
     def explain(self, j: int) -> None:
         """Repair the world until the heuristic makes the play of step ``j`` (at most
-        ``GUIDE_TRIES`` times): the cards it would have played instead that the seat
+        ``effort.tries`` times): the cards it would have played instead that the seat
         holds now are excluded from its hand and swapped out."""
         guide, now = self.guide, self.now
         step = guide.replay.steps[j]
         who = step.who
-        for _ in range(GUIDE_TRIES):
+        for _ in range(self.effort.tries):
             guess = guide.miss(j, now[: self.players], now[self.kitty_slot])
             if guess is None:
                 return
@@ -520,7 +538,8 @@ class _GuidedDeal:
 
 def guided_worlds(knowledge: Knowledge, rng: random.Random, count: int,
                   deadline: float | None = None, recent: int | None = None,
-                  partners: bool = True) -> list[PlayState]:
+                  partners: bool = True, effort: GuideEffort = GuideEffort(),
+                  select: int = 1) -> list[PlayState]:
     """``count`` worlds dealt by replaying the hand and explaining the read plays as they
     come (a greedy form of sequential importance sampling): a uniform deal, the burial
     explained first (``_GuidedDeal.explain_burial``), then at each read play of another
@@ -529,20 +548,24 @@ def guided_worlds(knowledge: Knowledge, rng: random.Random, count: int,
     elsewhere: each trades places with a card of another hidden hand or the kitty that
     the seat may hold, the first of a few random ones that explains no fewer of the two
     seats' earlier plays. Never a face-up card, never into a void. ``recent`` and
-    ``partners`` as for ``likely_worlds``; past ``deadline`` (``time.perf_counter``)
-    the worlds left are dealt uniformly."""
+    ``partners`` as for ``likely_worlds``; ``effort``: how many repairs and swaps are
+    tried; ``select`` > 1: that many times the worlds are dealt and the ``count`` that
+    contradict the fewest read plays and burial kept (ties: dealing order); past
+    ``deadline`` (``time.perf_counter``) the worlds left are dealt uniformly."""
     has_history = bool(knowledge.view.tricks or knowledge.view.trick) or \
         not knowledge.kitty_known
-    samples = [knowledge.sample(rng) for _ in range(count)]
+    samples = [knowledge.sample(rng) for _ in range(count * (select if has_history else 1))]
     if not has_history or not samples:
         return [knowledge.world_from(hands, kitty) for hands, kitty in samples]
     guide = _Guide(_Replay(knowledge, *samples[0], recent=recent, partners=partners))
-    out: list[PlayState] = []
+    dealt: list[tuple[float, list[list[Card]], list[Card]]] = []
     for hands, kitty in samples:
         if deadline is not None and time.perf_counter() > deadline:
-            out.append(knowledge.world_from(hands, kitty))
+            if len(dealt) >= count:
+                break
+            dealt.append((math.inf, hands, kitty))
             continue
-        deal = _GuidedDeal(guide, rng, hands, kitty)
+        deal = _GuidedDeal(guide, rng, hands, kitty, effort)
         deal.explain_burial()
         for j, step in enumerate(guide.replay.steps):
             if step.board is not None:
@@ -550,5 +573,9 @@ def guided_worlds(knowledge: Knowledge, rng: random.Random, count: int,
         now = deal.now
         for hand in now[: deal.players]:
             hand.sort(key=card_index)
-        out.append(knowledge.world_from(now[: deal.players], now[deal.kitty_slot]))
-    return out
+        hands, kitty = now[: deal.players], now[deal.kitty_slot]
+        dealt.append((guide.contradictions(hands, kitty) if select > 1 else 0.0, hands, kitty))
+    if select > 1:
+        order = sorted(range(len(dealt)), key=lambda n: (dealt[n][0], n))[:count]
+        dealt = [dealt[n] for n in order]
+    return [knowledge.world_from(hands, kitty) for _, hands, kitty in dealt]

@@ -44,7 +44,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.ai.bidding import buried_points_allowed, bury_order
-from engine.ai.inference import guided_worlds, likely_worlds
+from engine.ai.inference import (
+    GUIDE_BURIAL_TRIES,
+    GUIDE_PROBES,
+    GUIDE_TRIES,
+    GuideEffort,
+    guided_worlds,
+    likely_worlds,
+)
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import (
     _RulesOnly,
@@ -89,6 +96,11 @@ class Budget:
     sampler: str = "pool"  # with inference: "pool" keeps the likeliest of ``inference``
     #                        times the worlds; "guided" deals each world to explain the
     #                        plays as it replays them (``inference.guided_worlds``)
+    guide_tries: int = GUIDE_TRIES  # guided dealing: repairs of one read play at most,
+    guide_probes: int = GUIDE_PROBES  # random swaps tried for one card,
+    guide_burial_tries: int = GUIDE_BURIAL_TRIES  # and swaps tried for the burial
+    guide_select: int = 1  # > 1: that many times the worlds guided, the fewest
+    #                        contradictions of the table kept
 
     def total(self, plays: int, length: int = 0) -> int:
         """Play-outs for a decision among ``plays`` with ``length`` cards left to play."""
@@ -316,8 +328,11 @@ def _worlds(knowledge: Knowledge, rng: random.Random, budget: Budget, count: int
         return [knowledge.world(rng) for _ in range(count)]
     deadline = None if budget.time_limit is None else start + budget.time_limit / 3
     if budget.sampler == "guided":
+        effort = GuideEffort(budget.guide_tries, budget.guide_probes,
+                             budget.guide_burial_tries)
         return guided_worlds(knowledge, rng, count, deadline, recent=budget.inference_tricks,
-                             partners=budget.inference_partners)
+                             partners=budget.inference_partners, effort=effort,
+                             select=budget.guide_select)
     return likely_worlds(knowledge, rng, count, count * budget.inference, deadline,
                          recent=budget.inference_tricks, partners=budget.inference_partners)
 

@@ -18,6 +18,7 @@ from engine.ai.bidding import bury_order
 from engine.ai.inference import (
     IMPOSSIBLE_THROW,
     UNLIKELY_BURIAL,
+    GuideEffort,
     _signature,
     disagreements,
     guided_worlds,
@@ -299,3 +300,29 @@ def test_guided_worlds_never_deal_a_card_the_heuristic_would_have_played() -> No
             explained += _signature(_heuristic_follow(world), ctx) == low
     assert explained / 24 > sum(_signature(_heuristic_follow(w), ctx) == low
                                 for w in uniform) / len(uniform)
+
+
+def test_guided_worlds_without_effort_are_the_uniform_deals() -> None:
+    game = blunder_position(SMALL)
+    knowledge = Knowledge.from_view(seat_view(game, 3))
+    rng = random.Random(3)
+    uniform = [knowledge.sample(rng) for _ in range(8)]
+    idle = guided_worlds(knowledge, random.Random(3), 8, recent=1,
+                         effort=GuideEffort(tries=0, probes=0, burial_tries=0))
+    assert [(w.hands, w.kitty) for w in idle] == \
+        [([sorted(h, key=lambda c: c.index) for h in hands], kitty) for hands, kitty in uniform]
+    guided = guided_worlds(knowledge, random.Random(3), 8, recent=1)
+    assert [w.hands for w in guided] != [w.hands for w in idle]
+
+
+def test_guided_worlds_selected_are_the_likeliest_of_more() -> None:
+    game = blunder_position(SMALL)
+    knowledge = Knowledge.from_view(seat_view(game, 3))
+    # (the same draws: select=3 deals the 12 worlds that select=1 deals for 12)
+    dealt = guided_worlds(knowledge, random.Random(5), 12, recent=1)
+    counts = [disagreements(knowledge, w.hands, w.kitty, recent=1) for w in dealt]
+    assert len(set(counts)) > 1  # (the premise: the selection has something to choose)
+    best = sorted(range(12), key=lambda n: (counts[n], n))[:4]
+    chosen = guided_worlds(knowledge, random.Random(5), 4, recent=1, select=3)
+    assert [(w.hands, w.kitty) for w in chosen] == \
+        [(dealt[n].hands, dealt[n].kitty) for n in best]
