@@ -372,14 +372,6 @@ class _Guide:
                 count += 1
         return count
 
-    def contradictions(self, now: list[list[Card]], kitty: list[Card]) -> float:
-        """The read plays the heuristic would not have made in the world, plus
-        ``UNLIKELY_BURIAL`` per kitty card the taker would not have buried."""
-        steps = self.replay.steps
-        plays = sum(1 for j, step in enumerate(steps)
-                    if step.board is not None and self.miss(j, now, kitty) is not None)
-        return plays + UNLIKELY_BURIAL * sum(self.burial_miss(now, kitty).values())
-
     def burial_miss(self, now: list[list[Card]], kitty: list[Card]) -> Counter[Card]:
         """The kitty's cards that the taker's heuristic, from its cards in the world,
         would not have buried (none when the burial is not read)."""
@@ -574,7 +566,9 @@ def guided_worlds(knowledge: Knowledge, rng: random.Random, count: int,
         for hand in now[: deal.players]:
             hand.sort(key=card_index)
         hands, kitty = now[: deal.players], now[deal.kitty_slot]
-        dealt.append((guide.contradictions(hands, kitty) if select > 1 else 0.0, hands, kitty))
+        misses = disagreements(knowledge, hands, kitty, recent=recent, partners=partners) \
+            if select > 1 else 0.0
+        dealt.append((misses, hands, kitty))
     if select > 1:
         order = sorted(range(len(dealt)), key=lambda n: (dealt[n][0], n))[:count]
         dealt = [dealt[n] for n in order]
