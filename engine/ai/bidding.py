@@ -189,9 +189,17 @@ def trump_control(hand: Sequence[Card], ctx: TrumpContext, size: int) -> float:
     """Trumps the hand keeps after burying ``size`` cards, above the number an average
     hand of that size holds: what protects the kitty on the last trick (保底)."""
     kept = len(hand) - size
-    full = deck(1)
-    share = sum(1 for c in full if ctx.is_trump(c)) / len(full)
-    return sum(1 for c in hand if ctx.is_trump(c)) - share * kept
+    share = _TRUMP_SHARE.get(ctx)
+    if share is None:
+        full = deck(1)
+        share = _TRUMP_SHARE[ctx] = sum(1 for c in full if ctx.is_trump(c)) / len(full)
+    eff = ctx.eff
+    return sum(1 for c in hand if eff[c.index] == TRUMP) - share * kept
+
+
+#: The share of one deck that is trump, by trump context (guided dealing asks
+#: ``bury_order`` for thousands of hands a decision)
+_TRUMP_SHARE: dict[TrumpContext, float] = {}
 
 
 def buried_points_allowed(hand: Sequence[Card], ctx: TrumpContext, size: int) -> int:
@@ -215,12 +223,14 @@ def bury_order(hand: Sequence[Card], ctx: TrumpContext, size: int = 0) -> list[C
         suit_len[suit] += 1
         copies[suit, ident[card.index]] += 1
 
+    tiers = ctx.tiers
+
     def key(card: Card) -> tuple[int, ...]:
         suit = eff[card.index]
         if suit == TRUMP:
             return (9, strength[card.index], card.index)
         in_pair = copies[suit, ident[card.index]] >= 2
-        is_ace = strength[card.index] == len(ctx.tiers[suit]) - 1
+        is_ace = strength[card.index] == len(tiers[suit]) - 1
         guarded = int(guard and card.points > 0)
         return (guarded, int(in_pair) + int(is_ace), card.points, suit_len[suit],
                 strength[card.index], card.index)  # the index last: the same order

@@ -318,14 +318,22 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
     prules = state.prules
     hand = state.hands[seat]
     n = lead.size
-    led: list[Card] = []
-    rest: list[Card] = []
-    suit_len: dict[int, int] = {}  # cards of the hand by effective suit
     led_suit = lead.suit
-    for c in hand:
-        e = eff[c.index]
-        suit_len[e] = suit_len.get(e, 0) + 1
-        (led if e == led_suit else rest).append(c)
+    led = list(filter(ctx.suit_cards[led_suit].__contains__, hand))
+    rest: list[Card] = []
+    # cards of the hand by effective suit: every suit when the seat may play cards of
+    # other suits, else the led suit's only (the key's last field, the same for every
+    # card it sorts) and the trumps when ``rich`` is asked
+    suit_len: dict[int, int] = {}
+    short = len(led) <= n  # (all the led suit's cards, and others)
+    if short:
+        for c in hand:
+            e = eff[c.index]
+            suit_len[e] = suit_len.get(e, 0) + 1
+            if e != led_suit:
+                rest.append(c)
+    else:
+        suit_len[led_suit] = len(led)
     best_seat = state.plays[state.best][0]
     best_cards = state.plays[state.best][1]
     best_key = state.best_key
@@ -344,8 +352,11 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
     pts = state.trick_points()
     few_left = len(hand) <= 4
     single = n == 1 and len(led) > n  # (a single card followed in suit: ``rich`` unread)
-    rich = not single and not partner_winning and \
-        _trump_rich(suit_len.get(TRUMP, 0), out)
+    rich = False
+    if not single and not partner_winning:
+        if TRUMP not in suit_len:
+            suit_len[TRUMP] = sum(map(ctx.suit_cards[TRUMP].__contains__, hand))
+        rich = _trump_rich(suit_len[TRUMP], out)
 
     # (``_dump_key`` and ``_feed_key``, inlined: the play-outs' commonest sort keys)
     def dump_key(c: Card) -> tuple[int, int, int, int, int]:
@@ -370,7 +381,7 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
         return _secure(state, seat, play_key(prules, lead, cards, ctx), suit, out, later())
 
     ranked: list[Cards] = []
-    if len(led) <= n:
+    if short:
         ruff = _ruff(state, seat, rest, lead) if not led else None
         if ruff is not None and not partner_winning and (
                 pts >= 5 or few_left or n >= 2 or rich or
