@@ -66,6 +66,23 @@ def _opponents(state: PlayState, seat: int) -> list[int]:
     return [s for s in range(len(state.hands)) if not state.same_side(s, seat)]
 
 
+#: ``_sides_of``'s answers by (seats, defenders, settled, seat): the sides change only
+#: when a friend is found, and a lead asks them every time
+_SIDES: dict[tuple[int, frozenset[int], bool | None, int], tuple[tuple[int, ...], int]] = {}
+
+
+def _sides_of(state: PlayState, seat: int) -> tuple[tuple[int, ...], int]:
+    """``seat``'s opponents, and its first partner (itself when it has none known)."""
+    players = len(state.hands)
+    key = (players, state.defenders, state.settled, seat)
+    found = _SIDES.get(key)
+    if found is None:
+        partner = next((s for s in range(players) if s != seat and state.same_side(s, seat)),
+                       seat)
+        found = _SIDES[key] = (tuple(_opponents(state, seat)), partner)
+    return found
+
+
 def _still_to_play(state: PlayState, seat: int) -> list[int]:
     """Seats after ``seat`` in the current trick."""
     n = len(state.hands)
@@ -198,10 +215,7 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
     may_throw = state.prules.throws
     max_width = state.prules.lead_width
     out = state.unseen(seat)
-    opps = _opponents(state, seat)
-    partner = next((s for s in range(len(state.hands))
-                    if s != seat and state.same_side(s, seat)),
-                   seat)
+    opps, partner = _sides_of(state, seat)
     trumps_out = bool(out[TRUMP])
     voids = state.voids
     by_suit: dict[int, list[Card]] = {}
@@ -226,7 +240,7 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
             trumps_out and TRUMP not in voids[partner] and not ruff_risk
         # a trump lead that is not a sure winner runs into the unseen higher trumps
         beaten = not side and trumps_out
-        index_key = tuple(c.index for c in cards)
+        index_key = tuple([c.index for c in cards])
         parts = state.decomposed.get(index_key)
         if parts is None:
             parts = state.decomposed[index_key] = suit_parts(cards, ctx, max_width)
@@ -277,10 +291,21 @@ def _lead_candidates(state: PlayState, seat: int, first: bool = False) -> list[C
 
 def suit_parts(cards: Sequence[Card], ctx: TrumpContext, max_width: int) -> SuitParts:
     """What a lead reads of one suit's ``cards`` (a pure function of them)."""
-    strength = ctx.strength
+    strength, ident = ctx.strength, ctx.ident
     units = decompose(cards, ctx, max_width)
-    ucards = [unit_cards(unit, cards, ctx) for unit in units]
-    return SuitParts(units, ucards, [sum(c.points for c in u) for u in ucards],
+    # ``unit_cards`` of each unit: the first cards of each of its idents, in the order
+    # of ``cards`` (a unit's idents differ: one per strength)
+    by_ident: dict[int, list[Card]] = {}
+    for card in cards:
+        by_ident.setdefault(ident[card.index], []).append(card)
+    ucards: list[Cards] = []
+    for unit in units:
+        width = unit.width
+        if unit.length == 1:
+            ucards.append(tuple(by_ident[unit.idents[0]][:width]))
+        else:
+            ucards.append(tuple([c for i in unit.idents for c in by_ident[i][:width]]))
+    return SuitParts(units, ucards, [sum([c.points for c in u]) for u in ucards],
                      min(cards, key=lambda c: (c.points, strength[c.index])),
                      max(cards, key=lambda c: strength[c.index]))
 

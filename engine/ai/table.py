@@ -42,7 +42,7 @@ class Unseen(dict[int, Holding]):
     fewer; the seat's own play changes nothing it has not seen), so a seat's suit is
     counted once per play-out instead of once per move."""
 
-    __slots__ = ("eff", "held", "ident", "remaining", "seat", "watch")
+    __slots__ = ("held", "ident", "remaining", "seat", "suit_cards", "watch")
 
     def __init__(self, seat: int, held: Sequence[Sequence[Card]],
                  remaining: dict[int, Holding], ctx: TrumpContext,
@@ -51,20 +51,20 @@ class Unseen(dict[int, Holding]):
         self.seat = seat
         self.held = held  # the seat's hand (the list the state plays from), its kitty
         self.remaining = remaining
-        self.eff, self.ident = ctx.eff, ctx.ident
+        self.suit_cards, self.ident = ctx.suit_cards, ctx.ident
         self.watch = watch  # the state's: effective suit -> the counts to keep up to date
 
     def __missing__(self, suit: int) -> Holding:
         # (most policies ask for one or two suits: the seat's cards of that suit only are
         # subtracted, instead of counting the whole hand first)
-        eff, ident = self.eff, self.ident
+        ident = self.ident
         found = dict(self.remaining.get(suit, {}))
         mine = False
+        of_suit = self.suit_cards.get(suit, frozenset()).__contains__
         for held in self.held:
-            for card in held:
-                if eff[card.index] == suit:
-                    found[ident[card.index]] -= 1
-                    mine = True
+            for card in filter(of_suit, held):
+                found[ident[card.index]] -= 1
+                mine = True
         if mine:  # the same holding, keys in the same order, without those at zero
             found = {key: k for key, k in found.items() if k}
         self[suit] = found
