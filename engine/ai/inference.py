@@ -323,6 +323,9 @@ class _Guide:
         self.guesses: dict[tuple[int, tuple[int, ...], tuple[int, ...] | None],
                            Cards | None] = {}
         self.burials: dict[tuple[int, ...], Counter[Card]] = {}
+        # (the indices of the cards the taker played, for ``burial_of``'s key)
+        self.taker_played = [c.index for c in self.later[0][replay.taker]] \
+            if self.later else []
 
     def hand_at(self, j: int, seat: int, now: list[list[Card]]) -> list[Card]:
         return sorted(now[seat] + self.later[j][seat], key=card_index)
@@ -340,8 +343,8 @@ class _Guide:
         ctx = replay.knowledge.ctx
         if _forced(board.lead, hand, ctx.eff):
             return None
-        key = (j, tuple(c.index for c in hand),
-               tuple(sorted(c.index for c in kitty)) if who == replay.taker else None)
+        key = (j, tuple(map(card_index, hand)),
+               tuple(sorted(map(card_index, kitty))) if who == replay.taker else None)
         if key in self.guesses:
             return self.guesses[key]
         board.deal([hand if s == who else self.hand_at(j, s, now) for s in range(len(now))],
@@ -357,17 +360,18 @@ class _Guide:
         have made, among those a swap of cards of ``suits`` can change: leads, and
         follows of those suits or with too few cards of the led suit (following a suit
         it holds enough of, a seat chooses among those cards)."""
-        eff = self.replay.knowledge.ctx.eff
+        suit_cards = self.replay.knowledge.ctx.suit_cards
         steps = self.replay.steps
         count = 0
         for j in self.steps_of[seat]:
             if j >= before:
                 break
             lead = steps[j].board.lead  # type: ignore[union-attr]
-            if lead is not None and lead.suit not in suits and sum(
-                    1 for c in self.hand_at(j, seat, now)
-                    if eff[c.index] == lead.suit) >= lead.size:
-                continue
+            if lead is not None and lead.suit not in suits:
+                of_suit = suit_cards[lead.suit].__contains__
+                if sum(map(of_suit, now[seat])) + sum(map(of_suit, self.later[j][seat])) \
+                        >= lead.size:
+                    continue
             if self.miss(j, now, kitty) is not None:
                 count += 1
         return count
@@ -379,13 +383,22 @@ class _Guide:
             return Counter()
         return Counter(kitty) - self.burial_of(now, kitty)
 
+    def burial_wrong(self, now: list[list[Card]], kitty: list[Card]) -> int:
+        """How many cards ``burial_miss`` counts."""
+        if not self.replay.reads_burial:
+            return 0
+        found = self.burial_of(now, kitty)
+        return sum([n - found[c] for c, n in Counter(kitty).items() if n > found[c]])
+
     def burial_of(self, now: list[list[Card]], kitty: list[Card]) -> Counter[Card]:
         """The taker's heuristic burial from its cards in the world (its hand and the
         kitty), asked once per such cards."""
-        start = self.hand_at(0, self.replay.taker, now) + kitty
-        key = tuple(sorted(c.index for c in start))
+        taker = self.replay.taker
+        key = tuple(sorted([*map(card_index, now[taker]), *self.taker_played,
+                            *map(card_index, kitty)]))
         found = self.burials.get(key)
         if found is None:
+            start = self.hand_at(0, taker, now) + kitty
             ctx = self.replay.knowledge.ctx
             found = self.burials[key] = Counter(bury_order(start, ctx, len(kitty))[: len(kitty)])
         return found
@@ -417,7 +430,9 @@ class _GuidedDeal:
 
     def free(self, slot: int) -> list[int]:
         """Positions in ``slot`` of the cards that may move (not the face-up ones)."""
-        shown = Counter(self.fixed.get(slot, ()))
+        if slot not in self.fixed:
+            return list(range(len(self.now[slot])))
+        shown = Counter(self.fixed[slot])
         out: list[int] = []
         for i, card in enumerate(self.now[slot]):
             if shown[card] > 0:
@@ -435,7 +450,7 @@ class _GuidedDeal:
                            for s in slots if s != self.kitty_slot)
         replay = guide.replay
         if replay.reads_burial and (replay.taker in slots or self.kitty_slot in slots):
-            total += UNLIKELY_BURIAL * sum(guide.burial_miss(hands, kitty).values())
+            total += UNLIKELY_BURIAL * guide.burial_wrong(hands, kitty)
         return total
 
     def swap(self, who: int, i: int, options: list[tuple[int, int]], before: int,
@@ -482,8 +497,7 @@ class _GuidedDeal:
             out = [k for k in self.free(kitty_slot) if extra[now[kitty_slot][k]] > 0]
 
             def fewer(wrong: int = wrong) -> bool:
-                return sum(guide.burial_miss(now[: self.players],
-                                             now[kitty_slot]).values()) < wrong
+                return guide.burial_wrong(now[: self.players], now[kitty_slot]) < wrong
 
             moves = [(k, taker, i) for i in self.free(taker) if want[now[taker][i]] > 0
                      for k in out if self.may_hold(taker, now[kitty_slot][k])]
