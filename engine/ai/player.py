@@ -43,16 +43,17 @@ class Level(enum.Enum):
 #: Search budgets per level, counted in simulations (play-outs), so that a seed replays
 #: the same decisions on any machine; the time cap (seconds) is a safety net that an
 #: ordinary decision never reaches. Hard races five plays over three rounds of common
-#: worlds (``engine.ai.search``) with a budget in simulated cards: 4,500 cards of
-#: play-outs, so about 45 play-outs at the first trick (long play-outs, and the race's
-#: choice there gains little from more worlds: ``bench/ai_rule.py``), 86 halfway, up to
-#: 240 near the end; 40 at the least. Seven plays measured even with five against easy
-#: (docs/ai.md, "Search"), so five. Its worlds are dealt to explain the last three
-#: tricks' plays and the burial (``inference.guided_worlds``; docs/ai.md, "Inference").
+#: worlds (``engine.ai.search``) with a budget in simulated cards: 6,750 cards of
+#: play-outs, so about 67 play-outs at the first trick of a classic hand, 135 halfway,
+#: up to 360 near the end; 60 at the least (4,500 cards, 40 to 240, won 64.2% of seed 1's
+#: seat-hands against easy, this 66.2%: docs/ai.md, "Evaluation"). Seven plays measured
+#: even with five against easy (docs/ai.md, "Search"), so five. Its worlds are dealt to
+#: explain the last three tricks' plays and the burial (``inference.guided_worlds``;
+#: docs/ai.md, "Inference").
 BUDGETS: dict[Level, Budget] = {
     Level.NORMAL: Budget(worlds=12, candidates=4, time_limit=2.0),
-    Level.HARD: Budget(worlds=8, candidates=5, time_limit=3.0, inference=1, simulations=240,
-                       rounds=3, inference_tricks=3, cards=4500, least=40, judge_all=True,
+    Level.HARD: Budget(worlds=8, candidates=5, time_limit=3.0, inference=1, simulations=360,
+                       rounds=3, inference_tricks=3, cards=6750, least=60, judge_all=True,
                        equal_z=2.0, sampler="guided"),
 }
 
