@@ -5,7 +5,11 @@ Run: .venv/bin/python bench/engine.py [--hands N] [--rounds R]
 Every hand is dealt card by card with random declarations, buried, played to the end
 with random legal plays through ``Game.apply`` (all validation on) and scored. The
 presets take turns, round after round, and each figure is the median over the rounds;
-"µs/card" is a hand's time over its cards. ``four-decks`` is classic with four decks.
+"µs/card" is a hand's time over its cards. Of the lead listings: "leads/card", how many a
+card played (every seat's hand: the deal less the kitty); "plays/lead", the plays one
+lists; "hand/lead", the cards in hand then; "µs/lead play", a listing's time over the
+plays it lists (the listing's cost for what it gives). ``four-decks`` is classic with
+four decks.
 Times are the process's CPU time (``time.process_time``): the machine is shared, and
 the wall clock also counts the time spent waiting for a core.
 
@@ -63,10 +67,12 @@ def hands_per_second(preset: str, hands: int) -> float:
     return hands / (CLOCK() - start)
 
 
-def enumeration_and_check(preset: str, hands: int) -> tuple[float, float, float]:
-    """(µs per legal-play enumeration on a lead, on a follow, µs per play check)."""
+def enumeration_and_check(preset: str, hands: int) -> tuple[float, ...]:
+    """(µs per legal-play enumeration on a lead, on a follow, µs per play check, leads
+    listed a card played, plays a lead listing lists, cards in hand at a lead)."""
     rules = rules_of(preset)
     lead_t, follow_t, check_t = [], [], []
+    options_at_lead, hand_at_lead = [], []
     for seed in range(hands):
         game = Game(rules, seed)
         rng = random.Random(seed)
@@ -77,7 +83,12 @@ def enumeration_and_check(preset: str, hands: int) -> tuple[float, float, float]
                 t0 = CLOCK()
                 options = legal_plays(game, seat)
                 t1 = CLOCK()
-                (lead_t if phase.trick.lead is None else follow_t).append(t1 - t0)
+                if phase.trick.lead is None:
+                    lead_t.append(t1 - t0)
+                    options_at_lead.append(len(options))
+                    hand_at_lead.append(len(phase.hands[seat]))
+                else:
+                    follow_t.append(t1 - t0)
                 choice = rng.choice(options)
                 t2 = CLOCK()
                 check_play(game, seat, choice)
@@ -87,7 +98,13 @@ def enumeration_and_check(preset: str, hands: int) -> tuple[float, float, float]
                 break
             game.apply(action)
     return (statistics.mean(lead_t) * 1e6, statistics.mean(follow_t) * 1e6,
-            statistics.mean(check_t) * 1e6)
+            statistics.mean(check_t) * 1e6, len(lead_t) / (hands * _cards_played(rules)),
+            statistics.mean(options_at_lead), statistics.mean(hand_at_lead))
+
+
+def _cards_played(rules: Ruleset) -> int:
+    """A hand's cards played: every seat's hand (the deal less the kitty)."""
+    return rules.players * rules.hand_size
 
 
 def play_hands(preset: str, hands: int, warmup: int) -> None:
@@ -131,8 +148,7 @@ def callgrind(presets: list[str], hands: int, warmup: int) -> None:
         me = [sys.executable, str(Path(__file__).resolve()), "--side", "hands",
               "--warmup", str(warmup), "--preset", preset]
         found = per_hand(me, hands)
-        rules = rules_of(preset)
-        cards = rules.players * rules.hand_size
+        cards = _cards_played(rules_of(preset))
         if preset == "classic":
             classic = found / cards
         ratio = f"{found / cards / classic:14.2f}" if classic else f"{'':14}"
@@ -160,19 +176,22 @@ def main() -> None:
     if args.callgrind:
         callgrind(args.preset, args.hands, args.warmup)
         return
-    found: dict[str, list[tuple[float, float, float, float]]] = {p: [] for p in args.preset}
+    found: dict[str, list[tuple[float, ...]]] = {p: [] for p in args.preset}
     for _ in range(args.rounds):
         for preset in args.preset:
             rate = hands_per_second(preset, args.hands)
             found[preset].append((rate, *enumeration_and_check(preset,
                                                                max(10, args.hands // 10))))
     print(f"{'preset':10} {'hands/s':>8} {'ms/hand':>8} {'µs/card':>8} {'lead enum µs':>13} "
-          f"{'follow enum µs':>15} {'check µs':>9}")
+          f"{'follow enum µs':>15} {'check µs':>9} {'leads/card':>11} {'plays/lead':>11} "
+          f"{'hand/lead':>10} {'µs/lead play':>13}")
     for preset, rows in found.items():
-        rate, lead, follow, check = (statistics.median(r[i] for r in rows) for i in range(4))
+        rate, lead, follow, check, leads, plays, hand = (
+            statistics.median(r[i] for r in rows) for i in range(7))
         cards = 54 * rules_of(preset).decks
         print(f"{preset:10} {rate:8.0f} {1000 / rate:8.2f} {1e6 / rate / cards:8.1f} "
-              f"{lead:13.0f} {follow:15.0f} {check:9.1f}")
+              f"{lead:13.0f} {follow:15.0f} {check:9.1f} {leads:11.3f} {plays:11.1f} "
+              f"{hand:10.1f} {lead / plays:13.2f}")
 
 
 if __name__ == "__main__":

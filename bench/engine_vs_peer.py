@@ -86,7 +86,7 @@ def ours(hands: int, warmup: int, preset: str, clock: str) -> dict[str, float]:
     for seed in range(10**6, 10**6 + warmup):
         play_random_hand(Game(rules, seed), random.Random(seed))
     rate = bench.hands_per_second(preset, hands)
-    lead, follow, _ = bench.enumeration_and_check(preset, hands)
+    lead, follow, *_ = bench.enumeration_and_check(preset, hands)
     return {"hands_per_s": rate, "lead_us": lead, "follow_us": follow}
 
 
