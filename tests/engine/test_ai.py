@@ -8,15 +8,18 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import ai
 from engine.actions import Bury, Deal, Declare, EndDeal, Play, ReturnCards, SwapKitty
 from engine.ai import player as ai_player
+from engine.ai.bidding import bury_order, trump_control
 from engine.ai.knowledge import Knowledge
 from engine.ai.search import Budget
-from engine.cards import ALL_CARDS, Rank, Suit, parse_cards
+from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
 from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
-from engine.order import TRUMP
+from engine.order import TRUMP, TrumpContext, trump_context
 from engine.rules import ruleset
 from engine.simulate import random_action
 from engine.views import seat_view
@@ -261,6 +264,39 @@ def test_bury_keeps_trumps_and_makes_voids() -> None:
         suits_after = {phase.ctx.eff[c.index] for c in left.elements()} - {TRUMP}
         assert len(suits_after) <= len(suits_before)
         game.apply(action)
+
+
+def _bury_order_reference(hand: list[Card], ctx: TrumpContext, size: int) -> list[Card]:
+    """``bury_order`` as its docstring says it, with a key tuple a card (the oracle of
+    its one-int keys)."""
+    guard = size > 0 and trump_control(hand, ctx, size) < 1
+    suit_len = Counter(ctx.eff[c.index] for c in hand)
+    copies = Counter((ctx.eff[c.index], ctx.ident[c.index]) for c in hand)
+
+    def key(card: Card) -> tuple[int, ...]:
+        suit, s = ctx.eff[card.index], ctx.strength[card.index]
+        if suit == TRUMP:
+            return (9, s, card.index)
+        paired = copies[suit, ctx.ident[card.index]] >= 2
+        ace = s == len(ctx.tiers[suit]) - 1
+        return (int(guard and card.points > 0), int(paired) + int(ace), card.points,
+                suit_len[suit], s, card.index)
+
+    return sorted(hand, key=key)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([1, 2, 3, 4]), st.sampled_from(list(Rank)[:13]),
+       st.sampled_from([None, *Suit]), st.booleans(), st.sampled_from([0, 6, 8]),
+       st.randoms(use_true_random=False), st.integers(1, 60))
+def test_bury_order_sorts_as_its_key_tuples_would(
+        decks: int, level: Rank, trump: Suit | None, twos_permanent: bool, size: int,
+        rng: random.Random, length: int) -> None:
+    permanent = frozenset({Rank.TWO}) if twos_permanent and level != Rank.TWO else frozenset()
+    ctx = trump_context(level, trump, permanent)
+    cards = [c for c in ALL_CARDS for _ in range(decks)]
+    hand = rng.sample(cards, min(length, len(cards)))
+    assert bury_order(hand, ctx, size) == _bury_order_reference(hand, ctx, size)
 
 
 def test_search_compares_burials_that_make_voids() -> None:
