@@ -226,7 +226,10 @@ def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> lis
     highest on a tie), then n-of-a-kind."""
     holding = dict(holding)
     units: list[Unit] = []
-    while True:
+    strength = ctx.strength
+    paired = {strength[i] for i, n in holding.items() if n >= 2}
+    # (a tractor needs two adjacent strengths held twice at least: most holdings have none)
+    while max_width >= 2 and any(s + 1 in paired for s in paired):
         best = (0, 0, 0, 0)  # (cards, width, top, length)
         for width in range(max_width, 1, -1):
             top, length = longest_run(holding, ctx, width, cap=99)
@@ -235,13 +238,28 @@ def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> lis
         if not best[0]:
             break
         units.append(_take_run(holding, ctx, best[1], best[2], best[3]))
+    # n-of-a-kind, widest first, then singles: ``_take_run`` of length 1 made here on a
+    # table of each strength's idents, not on the holding re-sorted for every kind
+    idents = sorted(holding, key=lambda i: -strength[i])  # (what is left keeps this order)
+    at: dict[int, list[int]] | None = None
     for width in range(max_width, 1, -1):
-        for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
+        for ident in idents:
             while holding.get(ident, 0) >= width:
-                units.append(_take_run(holding, ctx, width, ctx.strength[ident], 1))
-    for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
-        for _ in range(holding[ident]):
-            units.append(Unit(1, 1, ctx.strength[ident], (ident,)))
+                if at is None:
+                    at = {}
+                    for i in sorted(holding):
+                        at.setdefault(strength[i], []).append(i)
+                top = strength[ident]
+                # the most plentiful of the strength (the lowest ident on a tie)
+                chosen = max([i for i in at[top] if holding.get(i, 0) >= width],
+                             key=lambda i: (holding[i], -i))
+                holding[chosen] -= width
+                if not holding[chosen]:
+                    del holding[chosen]
+                units.append(n_of_a_kind(width, chosen, top))
+    for ident in idents:
+        for _ in range(holding.get(ident, 0)):
+            units.append(n_of_a_kind(1, ident, strength[ident]))
     units.sort(key=unit_order)
     return units
 
