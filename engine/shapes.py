@@ -163,7 +163,10 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
     counts = [holding[i] for i in order]
     # joined[k]: order[k] and order[k + 1] are consecutive strengths
     joined = [strength[a] == strength[b] + 1 for a, b in zip(order, order[1:])] + [False]
-    widest = min(max_width, most)
+    # (no tractor is wider than the most two adjacent strengths both hold: most holdings
+    # have none, and the search below is not made)
+    widest = min(max_width, most, max([min(a, b) for a, b, j in zip(counts, counts[1:], joined)
+                                       if j], default=0))
     tractors = []
     while widest > 1:  # the tractor with the most cards (the wider, then the higher, on a tie)
         best = (0, 0, 0, 0)  # (cards, width, start, length)
@@ -191,7 +194,7 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
         tractors.append(Unit(width, length, strength[order[start]],
                              tuple(order[start:start + length])))
     kinds: list[Unit] = []
-    for width in range(max_width, 1, -1):
+    for width in range(min(max_width, most), 1, -1):  # (none wider than the most held)
         for k, ident in enumerate(order):
             while counts[k] >= width:
                 counts[k] -= width
