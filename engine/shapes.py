@@ -230,11 +230,16 @@ def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> lis
     holding = dict(holding)
     units: list[Unit] = []
     strength = ctx.strength
-    paired = {strength[i] for i, n in holding.items() if n >= 2}
-    # (a tractor needs two adjacent strengths held twice at least: most holdings have none)
-    while max_width >= 2 and any(s + 1 in paired for s in paired):
+    most_at: dict[int, int] = {}  # strength -> the most copies of one of its idents
+    for i, n in holding.items():
+        if n >= 2 and n > most_at.get(strength[i], 0):
+            most_at[strength[i]] = n
+    # (no tractor is wider than two adjacent strengths both hold: most holdings have none)
+    widest = min(max_width, max([min(n, most_at[s + 1]) for s, n in most_at.items()
+                                 if s + 1 in most_at], default=0))
+    while widest >= 2:
         best = (0, 0, 0, 0)  # (cards, width, top, length)
-        for width in range(max_width, 1, -1):
+        for width in range(widest, 1, -1):
             top, length = longest_run(holding, ctx, width, cap=99)
             if length >= 2 and (width * length, width) > best[:2]:
                 best = (width * length, width, top, length)
