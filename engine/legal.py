@@ -42,6 +42,7 @@ from engine.shapes import (
     as_multiset,
     decompose,
     decompose_distinct,
+    decompose_greedy,
     multisets,
     n_of_a_kind,
     strength_runs,
@@ -517,8 +518,9 @@ class _SuitLeads:
         if self._parts is None:
             ctx, by_ident, width, order = self.ctx, self._by_ident, self.max_width, self._order
             assert by_ident is not None  # (of singles, the components are the leads)
-            if order is None:
-                self._parts = decompose(self.cards, ctx, width)
+            if order is None:  # (two idents of a strength: ``decompose``'s greedy path)
+                holding = {key: len(same) for key, same in by_ident.items()}
+                self._parts = decompose_greedy(holding, ctx, width)
             else:
                 holding = {key: len(same) for key, same in by_ident.items()}
                 self._parts = decompose_distinct(order, holding, ctx, width)

@@ -163,7 +163,10 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
     counts = [holding[i] for i in order]
     # joined[k]: order[k] and order[k + 1] are consecutive strengths
     joined = [strength[a] == strength[b] + 1 for a, b in zip(order, order[1:])] + [False]
-    widest = min(max_width, most)
+    # (no tractor is wider than the most two adjacent strengths both hold: most holdings
+    # have none, and the search below is not made)
+    widest = min(max_width, most, max([min(a, b) for a, b, j in zip(counts, counts[1:], joined)
+                                       if j], default=0))
     tractors = []
     while widest > 1:  # the tractor with the most cards (the wider, then the higher, on a tie)
         best = (0, 0, 0, 0)  # (cards, width, start, length)
@@ -191,7 +194,7 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
         tractors.append(Unit(width, length, strength[order[start]],
                              tuple(order[start:start + length])))
     kinds: list[Unit] = []
-    for width in range(max_width, 1, -1):
+    for width in range(min(max_width, most), 1, -1):  # (none wider than the most held)
         for k, ident in enumerate(order):
             while counts[k] >= width:
                 counts[k] -= width
@@ -226,22 +229,45 @@ def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> lis
     highest on a tie), then n-of-a-kind."""
     holding = dict(holding)
     units: list[Unit] = []
-    while True:
+    strength = ctx.strength
+    most_at: dict[int, int] = {}  # strength -> the most copies of one of its idents
+    for i, n in holding.items():
+        if n >= 2 and n > most_at.get(strength[i], 0):
+            most_at[strength[i]] = n
+    # (no tractor is wider than two adjacent strengths both hold: most holdings have none)
+    widest = min(max_width, max([min(n, most_at[s + 1]) for s, n in most_at.items()
+                                 if s + 1 in most_at], default=0))
+    while widest >= 2:
         best = (0, 0, 0, 0)  # (cards, width, top, length)
-        for width in range(max_width, 1, -1):
+        for width in range(widest, 1, -1):
             top, length = longest_run(holding, ctx, width, cap=99)
             if length >= 2 and (width * length, width) > best[:2]:
                 best = (width * length, width, top, length)
         if not best[0]:
             break
         units.append(_take_run(holding, ctx, best[1], best[2], best[3]))
+    # n-of-a-kind, widest first, then singles: ``_take_run`` of length 1 made here on a
+    # table of each strength's idents, not on the holding re-sorted for every kind
+    idents = sorted(holding, key=lambda i: -strength[i])  # (what is left keeps this order)
+    at: dict[int, list[int]] | None = None
     for width in range(max_width, 1, -1):
-        for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
+        for ident in idents:
             while holding.get(ident, 0) >= width:
-                units.append(_take_run(holding, ctx, width, ctx.strength[ident], 1))
-    for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
-        for _ in range(holding[ident]):
-            units.append(Unit(1, 1, ctx.strength[ident], (ident,)))
+                if at is None:
+                    at = {}
+                    for i in sorted(holding):
+                        at.setdefault(strength[i], []).append(i)
+                top = strength[ident]
+                # the most plentiful of the strength (the lowest ident on a tie)
+                chosen = max([i for i in at[top] if holding.get(i, 0) >= width],
+                             key=lambda i: (holding[i], -i))
+                holding[chosen] -= width
+                if not holding[chosen]:
+                    del holding[chosen]
+                units.append(n_of_a_kind(width, chosen, top))
+    for ident in idents:
+        for _ in range(holding.get(ident, 0)):
+            units.append(n_of_a_kind(1, ident, strength[ident]))
     units.sort(key=unit_order)
     return units
 

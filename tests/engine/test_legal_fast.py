@@ -37,6 +37,7 @@ from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
 from engine.shapes import (
     Unit,
     _match,
+    _take_run,
     decompose,
     decompose_greedy,
     distinct_strengths,
@@ -44,6 +45,7 @@ from engine.shapes import (
     follow_amounts,
     follow_value,
     holding_of,
+    longest_run,
     match_greedy,
     multisets,
     multisets_meeting,
@@ -52,6 +54,7 @@ from engine.shapes import (
     unbeatable_by,
     unit_candidates,
     unit_cards,
+    unit_order,
 )
 from engine.simulate import random_action
 from engine.views import seat_view
@@ -285,6 +288,43 @@ def test_a_suit_picked_by_its_cards_is_the_suit_by_eff(
 def test_decompose_agrees_with_the_greedy(case: tuple[list[Card], TrumpContext, int]) -> None:
     cards, ctx, width = case
     assert decompose(cards, ctx, width) == decompose_greedy(holding_of(cards, ctx), ctx, width)
+
+
+def reference_decompose_greedy(holding: dict[int, int], ctx: TrumpContext, max_width: int
+                               ) -> list[Unit]:
+    """``decompose_greedy`` as it was first written: every n-of-a-kind and single taken
+    by ``_take_run`` on the holding as it stands."""
+    holding = dict(holding)
+    units: list[Unit] = []
+    while True:
+        best = (0, 0, 0, 0)  # (cards, width, top, length)
+        for width in range(max_width, 1, -1):
+            top, length = longest_run(holding, ctx, width, cap=99)
+            if length >= 2 and (width * length, width) > best[:2]:
+                best = (width * length, width, top, length)
+        if not best[0]:
+            break
+        units.append(_take_run(holding, ctx, best[1], best[2], best[3]))
+    for width in range(max_width, 1, -1):
+        for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
+            while holding.get(ident, 0) >= width:
+                units.append(_take_run(holding, ctx, width, ctx.strength[ident], 1))
+    for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
+        for _ in range(holding[ident]):
+            units.append(Unit(1, 1, ctx.strength[ident], (ident,)))
+    units.sort(key=unit_order)
+    return units
+
+
+@given(suit_cards())
+@settings(max_examples=300)
+def test_the_greedy_decompose_is_the_reference(case: tuple[list[Card], TrumpContext, int]
+                                               ) -> None:
+    """``decompose_greedy``'s kinds taken from a table of each strength's idents, against
+    the holding re-sorted for every kind."""
+    cards, ctx, width = case
+    holding = holding_of(cards, ctx)
+    assert decompose_greedy(holding, ctx, width) == reference_decompose_greedy(holding, ctx, width)
 
 
 @given(suit_cards())
