@@ -518,11 +518,10 @@ class _SuitLeads:
         if self._parts is None:
             ctx, by_ident, width, order = self.ctx, self._by_ident, self.max_width, self._order
             assert by_ident is not None  # (of singles, the components are the leads)
+            holding = {key: len(same) for key, same in by_ident.items()}
             if order is None:  # (two idents of a strength: ``decompose``'s greedy path)
-                holding = {key: len(same) for key, same in by_ident.items()}
                 self._parts = decompose_greedy(holding, ctx, width)
             else:
-                holding = {key: len(same) for key, same in by_ident.items()}
                 self._parts = decompose_distinct(order, holding, ctx, width)
             self._part_cards = [tuple(by_ident[u.idents[0]][:u.width]) if u.length == 1 else
                                 tuple(c for key in u.idents for c in by_ident[key][:u.width])
