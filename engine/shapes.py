@@ -165,8 +165,8 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
     joined = [strength[a] == strength[b] + 1 for a, b in zip(order, order[1:])] + [False]
     # (no tractor is wider than the most two adjacent strengths both hold: most holdings
     # have none, and the search below is not made)
-    widest = min(max_width, most, max([min(a, b) for a, b, j in zip(counts, counts[1:], joined)
-                                       if j], default=0))
+    widest = min(max_width, max([min(a, b) for a, b, j in zip(counts, counts[1:], joined)
+                                 if j], default=0))
     tractors = []
     while widest > 1:  # the tractor with the most cards (the wider, then the higher, on a tie)
         best = (0, 0, 0, 0)  # (cards, width, start, length)

@@ -224,8 +224,9 @@ def bury_order(hand: Sequence[Card], ctx: TrumpContext, size: int = 0) -> list[C
         copies[ident[i]] = copies.get(ident[i], 0) + 1
     # Each card's sort key as one int, fields from the most significant down: trumps
     # (9, strength, index); side cards (guarded, in a pair + an ace, points, suit length,
-    # strength, index): the index last, so the order does not depend on the hand's
-    # (guided dealing asks this for thousands of hands a decision: no key call a card)
+    # strength, index), eight bits each (every field stays under 256): the index last,
+    # so the order does not depend on the hand's (guided dealing asks this for thousands
+    # of hands a decision: no key call a card)
     keys = []
     for card in hand:
         i = card.index
