@@ -5,11 +5,11 @@ Run: .venv/bin/python bench/engine.py [--hands N] [--rounds R]
 Every hand is dealt card by card with random declarations, buried, played to the end
 with random legal plays through ``Game.apply`` (all validation on) and scored. The
 presets take turns, round after round, and each figure is the median over the rounds;
-"µs/card" is a hand's time over its cards. Of the lead listings: "leads/card", how many a
-card played (every seat's hand: the deal less the kitty); "plays/lead", the plays one
-lists; "hand/lead", the cards in hand then; "µs/lead play", a listing's time over the
-plays it lists (the listing's cost for what it gives). ``four-decks`` is classic with
-four decks.
+"µs/card" is a hand's time over its cards played (every seat's hand: the deal less the
+kitty, as ``--callgrind`` counts). Of the lead listings: "leads/card", how many a card
+played; "plays/lead", the plays one lists; "hand/lead", the cards in hand then; "µs/lead
+play", a listing's time over the plays it lists (the listing's cost for what it gives).
+``four-decks`` is classic with four decks.
 Times are the process's CPU time (``time.process_time``): the machine is shared, and
 the wall clock also counts the time spent waiting for a core.
 
@@ -188,7 +188,7 @@ def main() -> None:
     for preset, rows in found.items():
         rate, lead, follow, check, leads, plays, hand = (
             statistics.median(r[i] for r in rows) for i in range(7))
-        cards = 54 * rules_of(preset).decks
+        cards = _cards_played(rules_of(preset))
         print(f"{preset:10} {rate:8.0f} {1000 / rate:8.2f} {1e6 / rate / cards:8.1f} "
               f"{lead:13.0f} {follow:15.0f} {check:9.1f} {leads:11.3f} {plays:11.1f} "
               f"{hand:10.1f} {lead / plays:13.2f}")
