@@ -28,6 +28,12 @@ peer's listing is its driver's
 public functions (``suit_cards``, ``find_tractor_runs``); ours also lists the sure
 throws. Run: .venv/bin/python bench/engine_vs_peer.py --peer "$TMPDIR/peer/server"
 --callgrind --listing [--listings 200 --warmup 3]
+
+``--listing`` alone times the same listings instead (``--clock``): each side records its
+leads as above and times ``--listings`` of them after the warm-up's, in a fresh process,
+the two sides taking turns for ``--rounds`` rounds; it prints the medians and the ratio.
+Run: .venv/bin/python bench/engine_vs_peer.py --peer "$TMPDIR/peer/server" --listing
+[--listings 1000 --warmup 3 --rounds 7]
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -121,17 +128,23 @@ def ours_leads(warmup: int, count: int, preset: str) -> tuple[list[tuple[Game, i
     return out[:warm + count], warm
 
 
-def ours_listings(listings: int, total: int, warmup: int, preset: str) -> None:
-    """List the leads (``ours_leads``): the warm-up's, then ``listings`` of ``total``."""
+def ours_listings(listings: int, total: int, warmup: int, preset: str,
+                  clock: Callable[[], float] = time.process_time) -> float:
+    """List the leads (``ours_leads``): the warm-up's, then ``listings`` of ``total``;
+    returns the time those ``listings`` took (``clock``)."""
     leads, warm = ours_leads(warmup, total, preset)
     legal.forget()  # as cold as a fresh process: warmed by these listings alone
     gc.freeze()  # the recorded games are no garbage: keep the collector off them
-    for game, seat in leads[:warm + listings]:
+    for game, seat in leads[:warm]:
         legal.legal_plays(game, seat)
+    start = clock()
+    for game, seat in leads[warm:warm + listings]:
+        legal.legal_plays(game, seat)
+    return clock() - start
 
 
 def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: int,
-                  seed: int = 12345) -> None:
+                  seed: int = 12345, clock: Callable[[], float] = time.process_time) -> float:
     """``ours_listings`` for the peer: its driver's random hands (``--enum rules``, its
     seed) replayed through the peer's public functions, and its driver's lead listing
     (nested in the driver's ``main``, so written out here; its multisets are the driver's)."""
@@ -210,8 +223,12 @@ def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: in
         for name in ("_trcache", "_dcache"):
             vars(o).pop(name, None)
     gc.freeze()
-    for hand, o in positions[:warm + listings]:
+    for hand, o in positions[:warm]:
         leads(hand, o)
+    start = clock()
+    for hand, o in positions[warm:warm + listings]:
+        leads(hand, o)
+    return clock() - start
 
 
 def instructions(command: list[str], env: dict[str, str] | None = None) -> int:
@@ -268,6 +285,31 @@ def callgrind(args: argparse.Namespace) -> None:
           f"({time.strftime('%Y-%m-%d')}, {args.hands} hands a side after {args.warmup})")
 
 
+def timed_listing(args: argparse.Namespace) -> None:
+    """``--listing`` without ``--callgrind``: the same recorded listings, timed, the two
+    sides taking turns in fresh processes round after round; the medians."""
+    common = ["--warmup", str(args.warmup), "--peer", args.peer, "--driver", str(args.driver),
+              "--listings", str(args.listings), "--clock", args.clock]
+    me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-listing",
+          "--preset", args.preset, *common]
+    them = [sys.executable, str(Path(__file__).resolve()), "--side", "peer-listing", *common]
+    found: dict[str, list[float]] = {"ours": [], "peer": []}
+    print(f"{'round':>5} {'side':5} {'µs a lead listing':>18}")
+    for n in range(1, args.rounds + 1):
+        for side, command in (("ours", me), ("peer", them)):
+            out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            found[side].append(json.loads(out.strip().splitlines()[-1])["us"])
+            print(f"{n:5} {side:5} {found[side][-1]:18.1f}", flush=True)
+    mine, theirs = statistics.median(found["ours"]), statistics.median(found["peer"])
+    ratios = [p / o for o, p in zip(found["ours"], found["peer"], strict=True)]
+    print(f"\nmedians over {args.rounds} interleaved rounds of {args.listings} listings after "
+          f"{args.warmup} hands' leads, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
+    print(f"  ours ({args.preset}): {mine:.1f} µs a lead listing; jerryyyu/shengji (classic): "
+          f"{theirs:.1f} µs")
+    print(f"  ours / peer: {theirs / mine:.2f}x as fast a lead listing (round by round: median "
+          f"{statistics.median(ratios):.2f}x, {min(ratios):.2f}x to {max(ratios):.2f}x)")
+
+
 def peer(root: str, driver: Path, hands: int, warmup: int, clock: str) -> dict[str, float]:
     out = subprocess.run(
         [sys.executable, "-c", PEER_WITH_CLOCK.format(CLOCKS[clock].__name__),
@@ -293,7 +335,8 @@ def main() -> None:
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions a hand under callgrind instead of timing")
     parser.add_argument("--listing", action="store_true",
-                        help="with --callgrind: count a listing of legal leads, not a hand")
+                        help="a listing of legal leads, not a hand (timed, or with "
+                             "--callgrind counted)")
     parser.add_argument("--listings", type=int, default=200,
                         help="with --listing: lead listings per side (and twice as many)")
     parser.add_argument("--side", choices=("ours", "ours-hands", "ours-listing", "peer-listing"),
@@ -302,10 +345,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.side in ("ours-listing", "peer-listing"):
         total = args.total or 2 * args.listings
+        clock = CLOCKS[args.clock]
         if args.side == "ours-listing":
-            ours_listings(args.listings, total, args.warmup, args.preset)
+            took = ours_listings(args.listings, total, args.warmup, args.preset, clock)
         else:
-            peer_listings(args.peer, args.driver, args.listings, total, args.warmup)
+            took = peer_listings(args.peer, args.driver, args.listings, total, args.warmup,
+                                 clock=clock)
+        print(json.dumps({"us": took / args.listings * 1e6}))
         return
     if args.side == "ours":  # one round of ours, in its own process
         print(json.dumps(ours(args.hands, args.warmup, args.preset, args.clock)))
@@ -317,6 +363,9 @@ def main() -> None:
         parser.error("--peer is required: the server/ folder of a jerryyyu/shengji snapshot")
     if args.callgrind:
         callgrind(args)
+        return
+    if args.listing:
+        timed_listing(args)
         return
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours",
           "--hands", str(args.hands), "--warmup", str(args.warmup), "--preset", args.preset,
