@@ -397,31 +397,34 @@ def test_a_suits_sure_throws_are_the_references(data: st.DataObject) -> None:
 @given(st.data())
 @settings(max_examples=300)
 def test_the_flat_scans_of_what_is_unseen_are_the_tier_scans(data: st.DataObject) -> None:
-    """``_Unseen``'s scans card by card (where each card is its own ident) against its
-    scans by tier and ident group (red-black's, the old path), questions in any order;
-    an unseen tractor above a tractor against ``unbeatable_by`` on the unseen holding."""
-    rules = RULESETS[data.draw(st.sampled_from(["four-decks", "titanic", "classic"]))]
+    """``_Unseen``'s scans card by card (where each card is its own ident) or ident group
+    by group (red-black) against its scans by tier and ident group (the old path),
+    questions in any order; an unseen tractor above a tractor against ``unbeatable_by``
+    on the unseen holding."""
+    rules = RULESETS[data.draw(st.sampled_from(["four-decks", "titanic", "classic",
+                                                "red-black"]))]
     ctx = trump_context(data.draw(st.sampled_from(rules.level_ranks)),
                         data.draw(st.sampled_from([None, *rules.suits.side_suits])),
                         frozenset(rules.permanent_trumps), rules.suits)
     seen = [data.draw(st.integers(0, rules.decks)) for _ in ALL_CARDS]
     flat, tiers = _Unseen(seen, rules.decks, ctx), _Unseen(seen, rules.decks, ctx)
-    assert flat._flat is not None
-    tiers._flat = None
+    assert (flat._flat is not None) == ctx.ident_is_card != (flat._paired is not None)
+    tiers._flat = tiers._paired = None
+    most = rules.decks * (1 if ctx.ident_is_card else 2)  # (copies of an ident)
     for _ in range(data.draw(st.integers(1, 12))):
         suit = data.draw(st.sampled_from(sorted(set(ctx.eff))))
         if data.draw(st.booleans()):
-            widest = data.draw(st.integers(1, rules.decks))
+            widest = data.draw(st.integers(1, most))
             assert flat.tops(suit, widest) == tiers.tops(suit, widest)
         else:
-            width = data.draw(st.integers(1, rules.decks))
+            width = data.draw(st.integers(1, most))
             top = data.draw(st.integers(-1, len(ctx.ident_tiers[suit])))
             assert flat.stronger(suit, width, top) == tiers.stronger(suit, width, top)
         assert flat.holding(suit) == tiers.holding(suit)
         levels = len(ctx.ident_tiers[suit])
         if levels >= 2:
             length = data.draw(st.integers(2, min(4, levels)))
-            tractor = Unit(data.draw(st.integers(2, rules.decks)), length,
+            tractor = Unit(data.draw(st.integers(2, max(2, most))), length,
                            data.draw(st.integers(length - 1, levels - 1)), (0,) * length)
             assert flat.beats_tractor(suit, tractor) == tiers.beats_tractor(suit, tractor) \
                 == (not unbeatable_by(tractor, tiers.holding(suit), ctx))
