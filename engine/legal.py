@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
 
-from engine.cards import ALL_CARDS, Card, card_index
+from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, Trick, remove_cards
 from engine.order import TRUMP, TrumpContext
@@ -480,8 +480,10 @@ class _SuitLeads:
         self._order: list[int] | None = None
         self.choice_free = True
         ident = ctx.ident
-        if len(set(cards)) == len(cards) and (ctx.ident_is_card or len(
-                set(map(ident.__getitem__, map(card_index, cards)))) == len(cards)):
+        # (distinct idents are distinct cards; of a suit's few cards, a set built by a
+        # comprehension is cheaper than one of two maps)
+        if len(set(cards) if ctx.ident_is_card else {ident[card.index] for card in cards}
+               ) == len(cards):
             # no two identical cards: only singles, strongest first, the cards' order on
             # a tie (also the components)
             self.leads: list[Cards] = [_ONE[card.index] for card in sorted(
