@@ -30,7 +30,7 @@ from engine.legal import (
     seen_by,
     unseen_by,
 )
-from engine.order import TrumpContext, trump_context
+from engine.order import SuitSystem, TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
 from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, PlayRules, fill_structure, trick_winner
 from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
@@ -783,6 +783,31 @@ def test_kind_follows_are_the_ones_built_from_the_kinds(
     assert listed[0] == base
     assert sorted(map(_canonical_of, listed)) == sorted(
         set(map(_canonical_of, [base, *reference_kind_follows(lead, cards, ctx)])))
+
+
+@given(st.data())
+@settings(max_examples=300)
+def test_red_black_pair_follows_are_the_ones_trying_every_candidate_finds(
+        data: st.DataObject) -> None:
+    """``follows_at_once`` of a red-black pair (``_pair_follows``: no ``fill_structure``
+    or ``multisets_meeting``) lists what trying every candidate did, in the same order,
+    the constructive follow first; the seat's led cards drawn with pairs foremost."""
+    rules = ClassicPlay(RULESETS["red-black"])
+    ctx = trump_context(data.draw(st.sampled_from(RULESETS["red-black"].level_ranks)),
+                        data.draw(st.sampled_from([None, *SuitSystem.RED_BLACK.side_suits])),
+                        frozenset(), SuitSystem.RED_BLACK)
+    suit = data.draw(st.sampled_from(sorted(set(ctx.eff))))
+    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit]
+    if data.draw(st.booleans()):  # few idents: pairs likely
+        idents = data.draw(st.lists(st.sampled_from(sorted({ctx.ident[c.index] for c in pool})),
+                                    min_size=1, max_size=4, unique=True))
+        pool = [c for c in pool if ctx.ident[c.index] in idents]
+    led = data.draw(st.permutations(pool))[:data.draw(st.integers(3, max(3, len(pool))))]
+    assume(len(led) > 2)
+    lead = kind_lead(data.draw(st.sampled_from(pool)), 2, ctx)
+    listed = rules.follows_at_once(lead, led, ctx)
+    assert listed == reference_tried_follows(rules, lead, led, ctx)
+    assert listed is not None and listed[0] == rules.constructive_follow(lead, led, ctx)
 
 
 @given(suit_cards(), st.data())
