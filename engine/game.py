@@ -1080,9 +1080,11 @@ def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list
 def _changes(state: MatchState, levels: tuple[Rank, ...], reasons: dict[int, list[str]],
              climbs: dict[int, Climb]) -> tuple[LevelChange, ...]:
     holder = state.seating.holder
+    before = state.levels
     out = []
     for seat in range(state.players):
-        old, new = state.level_of(seat), levels[holder(seat)]
+        held = holder(seat)  # (``state.level_of``'s lookup, made once for both levels)
+        old, new = before[held], levels[held]
         up = climbs.get(seat)
         out.append(LevelChange(seat, old, new, tuple(reasons.get(seat, ["none"])),
                                earned=up.moved + up.stopped if up else 0,
