@@ -916,9 +916,9 @@ def _end_hand(state: MatchState, result: HandResult, kitty: Cards, ctx: TrumpCon
     return Step(evolve(state, phase=ended), tuple(events))
 
 
-@dataclass(frozen=True, slots=True)
-class _HandEnd:
-    """What every scoring rule reads at the end of a hand."""
+class _HandEnd(NamedTuple):
+    """What every scoring rule reads at the end of a hand (a named tuple: made once a
+    hand, without a frozen constructor's setattr a field)."""
 
     state: MatchState
     phase: Playing
