@@ -579,8 +579,11 @@ def _end_deal(state: MatchState, phase: Dealing, action: EndDeal) -> Step:
     if not secret:
         events.append(event("trump", trump=_trump_text(trump), level=level.label))
     events.append(event("kitty_taken", audience=taker, seat=taker, cards=kitty))
-    burying = Burying(level, dealer, hands, ctx, declarer, taker, len(kitty), decl)
-    return Step(replace(state, dealer=dealer, phase=burying), tuple(events))
+    # (``build`` and ``evolve``: once a hand, where a 48-card hand feels it twice a card)
+    burying = build(Burying, {"level": level, "dealer": dealer, "hands": hands, "ctx": ctx,
+                              "declarer": declarer, "taker": taker, "kitty_size": len(kitty),
+                              "declaration": decl, "bid": None})
+    return Step(evolve(state, dealer=dealer, phase=burying), tuple(events))
 
 
 def _context(rules: Ruleset, level: Rank, trump: TrumpSuit | None) -> TrumpContext:
@@ -879,19 +882,20 @@ def _score(state: MatchState, phase: Playing, last_winner: int, winning_play: Se
     first_attacker = min(sides.attackers, key=lambda s: (s - phase.dealer) % state.players)
     levels = outcome.levels
     holder = state.seating.holder
-    result = HandResult(
-        trick_points=phase.attacker_points, kitty=phase.kitty,
-        kitty_points=kitty_pts, last_trick_side=ATTACKERS if attackers_won_last
-        else DEFENDERS, multiplier=multiplier, kitty_delta=kitty_delta,
-        attacker_points=hand.total, row=outcome.row, side=outcome.row.side,
-        levels=outcome.row.levels,
-        old_levels=(state.level_of(phase.dealer), state.level_of(first_attacker)),
-        new_levels=(levels[holder(phase.dealer)], levels[holder(first_attacker)]),
-        dealer=phase.dealer, next_dealer=outcome.next_dealer,
-        winner_team=outcome.winner, notes=tuple(outcome.notes),
-        changes=_changes(state, levels, outcome.reasons, outcome.climbs),
-        defenders=tuple(sorted(sides.defenders)), bid=phase.bid,
-        next_declarers=outcome.next_declarers)
+    # (``build``: every field, without the constructor's setattr a field; once a hand)
+    result = build(HandResult, {
+        "trick_points": phase.attacker_points, "kitty": phase.kitty,
+        "kitty_points": kitty_pts, "last_trick_side": ATTACKERS if attackers_won_last
+        else DEFENDERS, "multiplier": multiplier, "kitty_delta": kitty_delta,
+        "attacker_points": hand.total, "row": outcome.row, "side": outcome.row.side,
+        "levels": outcome.row.levels,
+        "old_levels": (state.level_of(phase.dealer), state.level_of(first_attacker)),
+        "new_levels": (levels[holder(phase.dealer)], levels[holder(first_attacker)]),
+        "dealer": phase.dealer, "next_dealer": outcome.next_dealer,
+        "winner_team": outcome.winner, "notes": tuple(outcome.notes),
+        "changes": _changes(state, levels, outcome.reasons, outcome.climbs),
+        "defenders": tuple(sorted(sides.defenders)), "bid": phase.bid,
+        "next_declarers": outcome.next_declarers})
     events.append(event("hand_scored", result=result, cards=phase.kitty))
     state = evolve(state, levels=levels, dealer=outcome.next_dealer)
     if outcome.offers and outcome.winner is None:
@@ -912,9 +916,9 @@ def _end_hand(state: MatchState, result: HandResult, kitty: Cards, ctx: TrumpCon
     return Step(evolve(state, phase=ended), tuple(events))
 
 
-@dataclass(frozen=True, slots=True)
-class _HandEnd:
-    """What every scoring rule reads at the end of a hand."""
+class _HandEnd(NamedTuple):
+    """What every scoring rule reads at the end of a hand (a named tuple: made once a
+    hand, without a frozen constructor's setattr a field)."""
 
     state: MatchState
     phase: Playing
@@ -1080,13 +1084,16 @@ def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list
 def _changes(state: MatchState, levels: tuple[Rank, ...], reasons: dict[int, list[str]],
              climbs: dict[int, Climb]) -> tuple[LevelChange, ...]:
     holder = state.seating.holder
+    before = state.levels
     out = []
     for seat in range(state.players):
-        old, new = state.level_of(seat), levels[holder(seat)]
+        held = holder(seat)  # (``state.level_of``'s lookup, made once for both levels)
+        old, new = before[held], levels[held]
         up = climbs.get(seat)
-        out.append(LevelChange(seat, old, new, tuple(reasons.get(seat, ["none"])),
-                               earned=up.moved + up.stopped if up else 0,
-                               stopped=up.stopped if up else 0))
+        out.append(build(LevelChange, {"seat": seat, "old": old, "new": new,
+                                       "reasons": tuple(reasons.get(seat, ["none"])),
+                                       "earned": up.moved + up.stopped if up else 0,
+                                       "stopped": up.stopped if up else 0}))
     return tuple(out)
 
 

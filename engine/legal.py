@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
 
-from engine.cards import ALL_CARDS, Card, card_index
+from engine.cards import ALL_CARDS, Card
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, Trick, remove_cards
 from engine.order import TRUMP, TrumpContext
@@ -263,13 +263,16 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
 class _Unseen:
     """The cards one seat has not seen, asked per suit as the leads need them."""
 
-    __slots__ = ("_flat", "_holdings", "_scans", "_tops", "ctx", "decks", "seen")
+    __slots__ = ("_flat", "_holdings", "_paired", "_paired_seen", "_scans", "_tops", "ctx",
+                 "decks", "seen")
 
     def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
         self.seen = seen
         self.decks = decks
         self.ctx = ctx
-        self._flat = _flat_tiers(ctx)
+        self._flat, self._paired = _flat_tiers(ctx)
+        # (``seen`` and, past its end, a group's missing second card: seen ``decks`` times)
+        self._paired_seen = seen + [decks] if self._paired is not None else seen
         # by width and suit (``width * 8 + suit``: an int key, no tuple to build or hash)
         self._scans: dict[int, tuple[int, int]] = {}  # -> (found, scanned to)
         self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
@@ -288,6 +291,20 @@ class _Unseen:
                     if s <= top:
                         break
                     if decks - seen[i] >= width:
+                        found = s
+                        break
+                    at += 1
+                self._scans[key] = (found, at)
+            return found > top
+        if self._paired is not None:  # ``_flat``'s scan, an ident group a step
+            paired = self._paired[suit]
+            found, at = self._scans.get(key, (-1, 0))
+            if found < 0:
+                seen, both = self._paired_seen, 2 * self.decks
+                for s, i, j in paired[at:]:
+                    if s <= top:
+                        break
+                    if both - seen[i] - seen[j] >= width:
                         found = s
                         break
                     at += 1
@@ -322,6 +339,18 @@ class _Unseen:
             if self._flat is not None:
                 for s, i in self._flat[suit]:
                     n = decks - seen[i]
+                    if n >= width:
+                        while width <= n and width <= widest:
+                            found[width] = s
+                            width += 1
+                        if width > widest:
+                            break
+                self._tops[suit] = found
+                return found
+            if self._paired is not None:
+                seen, both = self._paired_seen, 2 * decks
+                for s, i, j in self._paired[suit]:
+                    n = both - seen[i] - seen[j]
                     if n >= width:
                         while width <= n and width <= widest:
                             found[width] = s
@@ -381,22 +410,37 @@ class _Unseen:
         return found
 
 
-# By context (the entry holds it, so its id stays unique), where every card is its own
-# ident: each suit's (strength, card index), strongest first, for the scans of what is
-# unseen (one step a card, no tier loop or group to open).
-_FLAT: dict[int, tuple[TrumpContext, dict[int, tuple[tuple[int, int], ...]] | None]] = {}
+Flat = dict[int, tuple[tuple[int, int], ...]]
+Paired = dict[int, tuple[tuple[int, int, int], ...]]
+
+# By context (the entry holds it, so its id stays unique), each suit's ident groups
+# strongest first, for the scans of what is unseen (one step a group, no tier loop or
+# group to open): where every card is its own ident, as (strength, card index); else,
+# where no group has more than two cards (red-black: a rank of a colour), as (strength,
+# card index, the other card's index or ``_NO_CARD`` past the counts' end); else None.
+_FLAT: dict[int, tuple[TrumpContext, Flat | None, Paired | None]] = {}
+_NO_CARD = len(ALL_CARDS)
 
 
-def _flat_tiers(ctx: TrumpContext) -> dict[int, tuple[tuple[int, int], ...]] | None:
+def _flat_tiers(ctx: TrumpContext) -> tuple[Flat | None, Paired | None]:
     entry = _FLAT.get(id(ctx))
     if entry is None or entry[0] is not ctx:
         if len(_FLAT) >= 64:
             _FLAT.clear()
-        flat = {suit: tuple((s, group[0]) for s in range(len(tiers) - 1, -1, -1)
-                            for group in tiers[s])
-                for suit, tiers in ctx.ident_tiers.items()} if ctx.ident_is_card else None
-        entry = _FLAT[id(ctx)] = (ctx, flat)
-    return entry[1]
+        groups = {suit: [(s, group) for s in range(len(tiers) - 1, -1, -1)
+                         for group in tiers[s]]
+                  for suit, tiers in ctx.ident_tiers.items()}
+        flat: Flat | None = None
+        paired: Paired | None = None
+        if ctx.ident_is_card:
+            flat = {suit: tuple((s, group[0]) for s, group in steps)
+                    for suit, steps in groups.items()}
+        elif all(len(group) <= 2 for steps in groups.values() for _, group in steps):
+            paired = {suit: tuple((s, group[0], group[1] if len(group) == 2 else _NO_CARD)
+                                  for s, group in steps)
+                      for suit, steps in groups.items()}
+        entry = _FLAT[id(ctx)] = (ctx, flat, paired)
+    return entry[1], entry[2]
 
 
 class _SuitLeads:
@@ -436,8 +480,10 @@ class _SuitLeads:
         self._order: list[int] | None = None
         self.choice_free = True
         ident = ctx.ident
-        if len(set(cards)) == len(cards) and (ctx.ident_is_card or len(
-                set(map(ident.__getitem__, map(card_index, cards)))) == len(cards)):
+        # (distinct idents are distinct cards; of a suit's few cards, a set built by a
+        # comprehension is cheaper than one of two maps)
+        if len(set(cards) if ctx.ident_is_card else {ident[card.index] for card in cards}
+               ) == len(cards):
             # no two identical cards: only singles, strongest first, the cards' order on
             # a tie (also the components)
             self.leads: list[Cards] = [_ONE[card.index] for card in sorted(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import combinations, product
 from math import comb
 from typing import ClassVar
 
@@ -419,6 +419,8 @@ class ClassicPlay(PlayRules):
                 return whole
             alike = min(max(copies.values()), n)
             base = _kind_follow(n, led, ctx, copies)
+        elif n == 2 and len(set(led)) == len(led):  # (red-black's pairs: one deck)
+            return _pair_follows(led, ctx)
         else:
             alike = most_alike(led, ctx, n)
             base = self.constructive_follow(lead, led, ctx)
@@ -507,6 +509,33 @@ def _whole_kind_follows(n: int, copies: Mapping[Card, int], ctx: TrumpContext
     kinds.sort(key=card_index, reverse=True)  # (no two alike: the order is the index's)
     return [(kind,) * n] + [(card,) * n for card in kinds if card is not kind]
 
+
+
+def _pair_follows(led: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
+    """``follows_at_once`` of a pair where an ident groups several cards (red-black) and
+    the seat holds no card twice, without ``fill_structure`` or ``multisets_meeting``:
+    holding a pair, the pair ``fill_units`` takes (the strongest; of equally strong ones,
+    the lowest ident), in the seat's order, then every other pair; else the two lowest
+    cards (``constructive_follow``'s), then every other two cards; the others as
+    ``multisets`` lists them (by index, highest first)."""
+    ident, strength = ctx.ident, ctx.strength
+    by_ident: dict[int, list[Card]] = {}
+    for card in led:
+        same = by_ident.get(ident[card.index])
+        if same is None:
+            by_ident[ident[card.index]] = [card]
+        else:
+            same.append(card)
+    pairs = [key for key, same in by_ident.items() if len(same) >= 2]
+    if not pairs:
+        base = tuple(sorted(led, key=lambda c: (strength[c.index], c.points))[:2])
+        base_key = as_multiset(base)
+        return [base] + [cards for cards in multisets(led, 2, FOLLOW_BUDGET) if cards != base_key]
+    key = max(pairs, key=lambda k: (strength[k], -k))  # (every ident held twice at most)
+    base = tuple(by_ident[key][:2])
+    base_key = as_multiset(base)
+    return [base] + [(a, b) for a, b in combinations(sorted(led, key=lambda c: -c.index), 2)
+                     if ident[a.index] == ident[b.index] and (a, b) != base_key]
 
 
 def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext

@@ -65,8 +65,23 @@ def _steps(step: int, defend_rows: list[tuple[int, int, int]], *, take_over_row:
     return Table(tuple(rows), step)
 
 
+# Level tables by ruleset (held by the entry, so that its id stays its own): every hand's
+# scoring reads one, and building it (rows, checked) cost as much as the rest of a
+# hand's level change.
+_TABLES: dict[int, tuple[Ruleset, Table]] = {}
+
+
 def level_table(rules: Ruleset) -> Table:
-    """The level table of a ruleset (RULES §2 "Level change", §3, §4)."""
+    """The level table of a ruleset (RULES §2 "Level change", §3, §4), made once."""
+    entry = _TABLES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        entry = _TABLES[id(rules)] = (rules, _level_table(rules))
+    return entry[1]
+
+
+def _level_table(rules: Ruleset) -> Table:
     rows: tuple[Row, ...]
     if rules.level_table is LevelTable.CHANGZHU:
         rows = (Row(-80, -40, DEFENDERS, 5, False), Row(-40, 0, DEFENDERS, 4, False),

@@ -19,14 +19,20 @@ from tests.engine.test_properties import PRESETS, _rules
 
 def _constructed(value: Any) -> Any:
     """``value`` built again through its class's constructor, its dataclass fields (the
-    phase and the current trick too) rebuilt the same way first."""
+    phase, the current trick, a hand's result and its level changes too) rebuilt the same
+    way first."""
     if not is_dataclass(value) or isinstance(value, type):
         return value
     rebuilt = {f.name: getattr(value, f.name) for f in fields(value)}
-    for name in ("phase", "trick"):
+    for name in _REBUILT:
         if name in rebuilt:
             rebuilt[name] = _constructed(rebuilt[name])
+    if "changes" in rebuilt:
+        rebuilt["changes"] = tuple(map(_constructed, rebuilt["changes"]))
     return type(value)(**rebuilt)
+
+
+_REBUILT = ("phase", "trick", "result")
 
 
 def _same_value(fast: Any, made: Any) -> None:
@@ -37,9 +43,12 @@ def _same_value(fast: Any, made: Any) -> None:
     if hasattr(fast, "__dict__"):  # (the values built the fast way have no slots)
         # every field in the instance itself (none read through to a class default), no other
         assert set(vars(fast)) == {f.name for f in fields(fast)}
-    for name in ("phase", "trick"):
+    for name in _REBUILT:
         if hasattr(made, name):
             _same_value(getattr(fast, name), getattr(made, name))
+    for fast_change, made_change in zip(getattr(fast, "changes", ()), getattr(made, "changes", ()),
+                                        strict=True):
+        _same_value(fast_change, made_change)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

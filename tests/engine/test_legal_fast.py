@@ -30,7 +30,7 @@ from engine.legal import (
     seen_by,
     unseen_by,
 )
-from engine.order import TrumpContext, trump_context
+from engine.order import SuitSystem, TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
 from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, PlayRules, fill_structure, trick_winner
 from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
@@ -397,31 +397,34 @@ def test_a_suits_sure_throws_are_the_references(data: st.DataObject) -> None:
 @given(st.data())
 @settings(max_examples=300)
 def test_the_flat_scans_of_what_is_unseen_are_the_tier_scans(data: st.DataObject) -> None:
-    """``_Unseen``'s scans card by card (where each card is its own ident) against its
-    scans by tier and ident group (red-black's, the old path), questions in any order;
-    an unseen tractor above a tractor against ``unbeatable_by`` on the unseen holding."""
-    rules = RULESETS[data.draw(st.sampled_from(["four-decks", "titanic", "classic"]))]
+    """``_Unseen``'s scans card by card (where each card is its own ident) or ident group
+    by group (red-black) against its scans by tier and ident group (the old path),
+    questions in any order; an unseen tractor above a tractor against ``unbeatable_by``
+    on the unseen holding."""
+    rules = RULESETS[data.draw(st.sampled_from(["four-decks", "titanic", "classic",
+                                                "red-black"]))]
     ctx = trump_context(data.draw(st.sampled_from(rules.level_ranks)),
                         data.draw(st.sampled_from([None, *rules.suits.side_suits])),
                         frozenset(rules.permanent_trumps), rules.suits)
     seen = [data.draw(st.integers(0, rules.decks)) for _ in ALL_CARDS]
     flat, tiers = _Unseen(seen, rules.decks, ctx), _Unseen(seen, rules.decks, ctx)
-    assert flat._flat is not None
-    tiers._flat = None
+    assert (flat._flat is not None) == ctx.ident_is_card != (flat._paired is not None)
+    tiers._flat = tiers._paired = None
+    most = rules.decks * (1 if ctx.ident_is_card else 2)  # (copies of an ident)
     for _ in range(data.draw(st.integers(1, 12))):
         suit = data.draw(st.sampled_from(sorted(set(ctx.eff))))
         if data.draw(st.booleans()):
-            widest = data.draw(st.integers(1, rules.decks))
+            widest = data.draw(st.integers(1, most))
             assert flat.tops(suit, widest) == tiers.tops(suit, widest)
         else:
-            width = data.draw(st.integers(1, rules.decks))
+            width = data.draw(st.integers(1, most))
             top = data.draw(st.integers(-1, len(ctx.ident_tiers[suit])))
             assert flat.stronger(suit, width, top) == tiers.stronger(suit, width, top)
         assert flat.holding(suit) == tiers.holding(suit)
         levels = len(ctx.ident_tiers[suit])
         if levels >= 2:
             length = data.draw(st.integers(2, min(4, levels)))
-            tractor = Unit(data.draw(st.integers(2, rules.decks)), length,
+            tractor = Unit(data.draw(st.integers(2, max(2, most))), length,
                            data.draw(st.integers(length - 1, levels - 1)), (0,) * length)
             assert flat.beats_tractor(suit, tractor) == tiers.beats_tractor(suit, tractor) \
                 == (not unbeatable_by(tractor, tiers.holding(suit), ctx))
@@ -780,6 +783,31 @@ def test_kind_follows_are_the_ones_built_from_the_kinds(
     assert listed[0] == base
     assert sorted(map(_canonical_of, listed)) == sorted(
         set(map(_canonical_of, [base, *reference_kind_follows(lead, cards, ctx)])))
+
+
+@given(st.data())
+@settings(max_examples=300)
+def test_red_black_pair_follows_are_the_ones_trying_every_candidate_finds(
+        data: st.DataObject) -> None:
+    """``follows_at_once`` of a red-black pair (``_pair_follows``: no ``fill_structure``
+    or ``multisets_meeting``) lists what trying every candidate did, in the same order,
+    the constructive follow first; the seat's led cards drawn with pairs foremost."""
+    rules = ClassicPlay(RULESETS["red-black"])
+    ctx = trump_context(data.draw(st.sampled_from(RULESETS["red-black"].level_ranks)),
+                        data.draw(st.sampled_from([None, *SuitSystem.RED_BLACK.side_suits])),
+                        frozenset(), SuitSystem.RED_BLACK)
+    suit = data.draw(st.sampled_from(sorted(set(ctx.eff))))
+    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit]
+    if data.draw(st.booleans()):  # few idents: pairs likely
+        idents = data.draw(st.lists(st.sampled_from(sorted({ctx.ident[c.index] for c in pool})),
+                                    min_size=1, max_size=4, unique=True))
+        pool = [c for c in pool if ctx.ident[c.index] in idents]
+    led = data.draw(st.permutations(pool))[:data.draw(st.integers(3, max(3, len(pool))))]
+    assume(len(led) > 2)
+    lead = kind_lead(data.draw(st.sampled_from(pool)), 2, ctx)
+    listed = rules.follows_at_once(lead, led, ctx)
+    assert listed == reference_tried_follows(rules, lead, led, ctx)
+    assert listed is not None and listed[0] == rules.constructive_follow(lead, led, ctx)
 
 
 @given(suit_cards(), st.data())

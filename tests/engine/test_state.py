@@ -15,7 +15,8 @@ from engine.actions import Action, Bury, Deal, Declare, EndDeal, NextHand, Play
 from engine.cards import Rank, Suit, deck, parse_cards
 from engine.errors import EngineError
 from engine.game import Dealing, Game, MatchState, Playing, Step, apply, shuffle
-from engine.rules import ruleset
+from engine.rules import PRESETS, ruleset
+from engine.scoring import _level_table, level_table
 
 
 def _cards(text: str) -> tuple:
@@ -110,3 +111,14 @@ def test_the_deal_shuffles_as_random_shuffle(decks: int) -> None:
         random.Random(seed).shuffle(expected)
         shuffle(cards, random.Random(seed))
         assert cards == expected
+
+
+def test_the_level_table_kept_for_a_ruleset_is_the_one_built_from_it() -> None:
+    """``level_table`` is made once per ruleset (every hand's end reads it): the kept table
+    is the one building it gives, for every preset, and a ruleset is not given another's."""
+    for name in PRESETS:
+        rules = ruleset(name)
+        assert level_table(rules) == _level_table(rules)
+        assert level_table(rules) is level_table(rules)
+    two, three = ruleset("classic"), ruleset("classic", decks=3)
+    assert level_table(two) == _level_table(two) != level_table(three) == _level_table(three)
