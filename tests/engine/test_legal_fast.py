@@ -875,6 +875,21 @@ def test_multisets_with_kinds_are_the_multisets_holding_them(
         if sum(count // width for count in Counter(m).values()) >= kinds]
 
 
+@given(st.lists(st.sampled_from(ALL_CARDS[:14]), max_size=14, unique=True), st.data())
+@settings(max_examples=400)
+def test_the_multisets_holding_the_one_group_held_are_those_filtered(
+        others: list[Card], data: st.DataObject) -> None:
+    """Where one card alone is held ``width`` times or more (the written-out path):
+    every card held once but that one, and the plays in the order ``multisets`` lists."""
+    width = data.draw(st.integers(2, 3))
+    n = data.draw(st.integers(width + 1, 6))
+    kind = data.draw(st.sampled_from(ALL_CARDS[:14]))
+    cards = [c for c in others if c is not kind] + [kind] * data.draw(st.integers(width, 4))
+    cards = data.draw(st.permutations(cards))
+    assert multisets_with_kinds(cards, n, width) == [
+        m for m in multisets(cards, n) if Counter(m)[kind] >= width]
+
+
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
                              ) -> tuple[list[Card], list[Card]]:
     """``fill_structure`` as it was: each unit's cards looked for among the cards."""
