@@ -48,6 +48,7 @@ from engine.shapes import (
     strength_runs,
     unbeatable_by,
     unit_cards,
+    without,
 )
 
 Cards = tuple[Card, ...]
@@ -757,7 +758,7 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
         others = list(filterfalse(in_suit, hand))
         base_fill = as_multiset(base[len(led):])
         return [base] + [tuple(led) + fill for fill in
-                         multisets(others, n - len(led), FOLLOW_BUDGET) if fill != base_fill]
+                         without(multisets(others, n - len(led), FOLLOW_BUDGET), base_fill)]
     out: list[Cards] = []
     base_key: Cards | None = None
     if base is not None:
@@ -772,11 +773,11 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
         follows, in_order = built
         if not in_order:
             follows = _in_candidate_order(follows, led)
-        out += [cards for cards in follows if cards != base_key]
+        out += without(follows, base_key)
         return out
     meets = rules.meets_shape(lead, led, ctx)
-    out += [combo for combo in multisets(led, n, FOLLOW_BUDGET)
-            if combo != base_key and meets(combo)]
+    out += [combo for combo in without(multisets(led, n, FOLLOW_BUDGET), base_key)
+            if meets(combo)]
     return out
 
 

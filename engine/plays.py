@@ -36,6 +36,7 @@ from engine.shapes import (
     multisets_of_groups,
     multisets_with_kinds,
     unbeatable_by,
+    without,
 )
 
 #: A comparable strength of a play in a trick: (is trump, tier, deciding strength).
@@ -433,7 +434,7 @@ class ClassicPlay(PlayRules):
         if alike >= 2 and most_alike(base, ctx, n) < alike:
             return follows  # (the constructive follow is meant to be legal)
         base_key = as_multiset(base)  # as the listing writes it
-        return [base] + [cards for cards in follows if cards != base_key]
+        return [base, *without(follows, base_key)]
 
     def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
                       ) -> tuple[list[Cards], bool] | None:

@@ -555,6 +555,16 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     return out
 
 
+def without(plays: list[tuple[Card, ...]], play: tuple[Card, ...] | None
+            ) -> list[tuple[Card, ...]]:
+    """``[p for p in plays if p != play]`` for distinct ``plays`` (multisets), found by
+    hash: two tuples of cards compared reach ``Card``'s Python-level comparison at the
+    first two cards that differ, some thousands of instructions a play."""
+    kept = dict.fromkeys(plays)
+    kept.pop(play, None)
+    return list(kept)
+
+
 def as_multiset(cards: Sequence[Card]) -> tuple[Card, ...]:
     """``cards`` written as :func:`multisets` writes a multiset: by index, highest first."""
     return tuple(sorted(cards, key=lambda c: -c.index))

@@ -51,6 +51,7 @@ from engine.shapes import (
     multisets_meeting,
     multisets_of_groups,
     multisets_with_kinds,
+    without,
     unbeatable_by,
     unit_candidates,
     unit_cards,
@@ -888,6 +889,15 @@ def test_the_multisets_holding_the_one_group_held_are_those_filtered(
     cards = data.draw(st.permutations(cards))
     assert multisets_with_kinds(cards, n, width) == [
         m for m in multisets(cards, n) if Counter(m)[kind] >= width]
+
+
+@given(suit_cards(), st.integers(1, 4), st.data())
+@settings(max_examples=200)
+def test_a_play_taken_out_by_hash_is_the_play_filtered_out(
+        case: tuple[list[Card], TrumpContext, int], n: int, data: st.DataObject) -> None:
+    plays = multisets(case[0][:10], n)
+    play = data.draw(st.sampled_from([*plays, None, (ALL_CARDS[0],) * n]))
+    assert without(plays, play) == [p for p in plays if p != play]
 
 
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
