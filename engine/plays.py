@@ -35,6 +35,7 @@ from engine.shapes import (
     multisets_meeting,
     multisets_of_groups,
     multisets_with_kinds,
+    take_out,
     unbeatable_by,
     without,
 )
@@ -144,8 +145,7 @@ def fill_structure(cards: Sequence[Card], lead: Lead, ctx: TrumpContext
             for key in unit.idents:
                 chosen += [ALL_CARDS[key]] * unit.width
         rest = list(cards)
-        for card in chosen:
-            rest.remove(card)
+        take_out(rest, chosen)
         return chosen, rest
     by_ident: dict[int, list[Card]] = {}  # each ident's cards, in order
     ident = ctx.ident
@@ -572,8 +572,7 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
         chosen = [kind] * alike
         if alike == n:  # (most pair follows: nothing to add)
             return tuple(chosen)
-        for _ in chosen:
-            pool.remove(kind)
+        take_out(pool, chosen)
     # (``nsmallest``'s equal, sorted in C: its heap is Python code a card)
     return tuple(chosen + sorted(pool, key=lambda c: (strength[c.index], c.points)
                                  )[:n - len(chosen)])

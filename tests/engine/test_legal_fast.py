@@ -51,11 +51,12 @@ from engine.shapes import (
     multisets_meeting,
     multisets_of_groups,
     multisets_with_kinds,
-    without,
+    take_out,
     unbeatable_by,
     unit_candidates,
     unit_cards,
     unit_order,
+    without,
 )
 from engine.simulate import random_action
 from engine.views import seat_view
@@ -898,6 +899,17 @@ def test_a_play_taken_out_by_hash_is_the_play_filtered_out(
     plays = multisets(case[0][:10], n)
     play = data.draw(st.sampled_from([*plays, None, (ALL_CARDS[0],) * n]))
     assert without(plays, play) == [p for p in plays if p != play]
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS[:8]), max_size=12), st.data())
+def test_cards_taken_out_by_identity_are_those_list_remove_takes(
+        cards: list[Card], data: st.DataObject) -> None:
+    taken = data.draw(st.permutations(cards))[:data.draw(st.integers(0, len(cards)))]
+    mine, theirs = list(cards), list(cards)
+    take_out(mine, taken)
+    for card in taken:
+        theirs.remove(card)
+    assert mine == theirs
 
 
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
