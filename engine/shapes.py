@@ -24,7 +24,7 @@ from itertools import combinations, islice
 from math import comb
 from operator import add
 
-from engine.cards import Card
+from engine.cards import Card, card_index
 from engine.order import TrumpContext
 
 Holding = dict[int, int]
@@ -518,7 +518,7 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     first, then the next."""
     if limit == 0:
         return []
-    ordered = sorted(cards, key=lambda c: -c.index)
+    ordered = sorted(cards, key=card_index, reverse=True)
     distinct = list(dict.fromkeys(ordered))
     if len(distinct) == len(ordered):  # no copies: plain combinations, in the same order
         return list(islice(combinations(ordered, n), limit))
@@ -560,6 +560,8 @@ def without(plays: list[tuple[Card, ...]], play: tuple[Card, ...] | None
     """``[p for p in plays if p != play]`` for distinct ``plays`` (multisets), found by
     hash: two tuples of cards compared reach ``Card``'s Python-level comparison at the
     first two cards that differ, some thousands of instructions a play."""
+    if play is None:
+        return list(plays)
     kept = dict.fromkeys(plays)
     kept.pop(play, None)
     return list(kept)
@@ -580,7 +582,7 @@ def take_out(cards: list[Card], taken: Iterable[Card]) -> None:
 
 def as_multiset(cards: Sequence[Card]) -> tuple[Card, ...]:
     """``cards`` written as :func:`multisets` writes a multiset: by index, highest first."""
-    return tuple(sorted(cards, key=lambda c: -c.index))
+    return tuple(sorted(cards, key=card_index, reverse=True))
 
 
 def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int = 1
@@ -589,7 +591,7 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
     cards]`` (four copies of a card are two pairs), built without the others: where each
     ident is one card, the follows whose one owed line is ``kinds`` n-of-a-kind of
     ``width`` (at least 2), as ``follow_amounts`` counts them."""
-    ordered = sorted(cards, key=lambda c: -c.index)
+    ordered = sorted(cards, key=card_index, reverse=True)
     copies: dict[Card, int] = {}
     for card in ordered:
         copies[card] = copies.get(card, 0) + 1
@@ -759,7 +761,7 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
         assert lines[first + 1] == (False, width)
         both = due + owed[first + 1]
         decided = not any(owed[first + 2:])
-    ordered = sorted(cards, key=lambda c: -c.index)
+    ordered = sorted(cards, key=card_index, reverse=True)
     copies: dict[Card, int] = {}
     for card in ordered:
         copies[card] = copies.get(card, 0) + 1
@@ -839,7 +841,7 @@ def multisets_of_groups(cards: Sequence[Card], n: int, width: int, limit: int | 
     ``k`` groups of a card before ``k - 1``, as ``multisets`` takes it, so in its order."""
     if n % width or limit == 0:
         return []
-    ordered = sorted(cards, key=lambda c: -c.index)
+    ordered = sorted(cards, key=card_index, reverse=True)
     copies: dict[Card, int] = {}
     for card in ordered:
         copies[card] = copies.get(card, 0) + 1
