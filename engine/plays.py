@@ -8,7 +8,6 @@ checked in one place; a refusal names the first unmet rule.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
@@ -402,7 +401,7 @@ class ClassicPlay(PlayRules):
         if ctx.ident_is_card and _is_kind(lead):
             return _kind_follow(lead.size, led, ctx)
         chosen, pool = fill_structure(led, lead, ctx)
-        pool.sort(key=lambda c: (ctx.strength[c.index], c.points))
+        pool.sort(key=lowness(ctx).__getitem__)
         chosen += pool[: lead.size - len(chosen)]
         return tuple(chosen)
 
@@ -414,7 +413,7 @@ class ClassicPlay(PlayRules):
             return None
         n = lead.size
         if ctx.ident_is_card:  # (the copies of each card counted once for all three)
-            copies = Counter(led)
+            copies = _copies(led)
             whole = _whole_kind_follows(n, copies, ctx)
             if whole is not None:
                 return whole
@@ -502,9 +501,9 @@ def _whole_kind_follows(n: int, copies: Mapping[Card, int], ctx: TrumpContext
     kinds = [card for card, count in copies.items() if count >= n]
     if not kinds:
         return None
-    kind = _strongest_kind(kinds, copies, ctx)
     if len(kinds) == 1:
-        return [(kind,) * n]
+        return [(kinds[0],) * n]
+    kind = _strongest_kind(kinds, copies, ctx)
     kinds.sort(key=card_index, reverse=True)  # (no two alike: the order is the index's)
     return [(kind,) * n] + [(card,) * n for card in kinds if card is not kind]
 
@@ -517,7 +516,7 @@ def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
     ``length`` consecutive strengths of cards held ``width`` times (each ident one card,
     a strength may have several: off-suit level cards), in candidate order
     (``multisets``: by index, highest first, compared card by card)."""
-    copies = Counter(led)
+    copies = _copies(led)
     strength = ctx.strength
     by_strength: dict[int, list[Card]] = {}
     for card, count in copies.items():
@@ -561,9 +560,8 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
     ``fill_units``' choice), then the lowest other cards (``copies``: of each card in
     ``led``, if counted already)."""
     if copies is None:
-        copies = Counter(led)
+        copies = _copies(led)
     alike = min(max(copies.values()), n)
-    strength = ctx.strength
     pool = list(led)
     chosen: list[Card] = []
     if alike >= 2:
@@ -574,8 +572,34 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
             return tuple(chosen)
         take_out(pool, chosen)
     # (``nsmallest``'s equal, sorted in C: its heap is Python code a card)
-    return tuple(chosen + sorted(pool, key=lambda c: (strength[c.index], c.points)
-                                 )[:n - len(chosen)])
+    return tuple(chosen + sorted(pool, key=lowness(ctx).__getitem__)[:n - len(chosen)])
+
+
+def _copies(cards: Sequence[Card]) -> dict[Card, int]:
+    """How many of each card (``Counter``'s count, without its own Python steps: dearer
+    for the few cards of a follow)."""
+    copies: dict[Card, int] = {}
+    for card in cards:
+        copies[card] = copies.get(card, 0) + 1
+    return copies
+
+
+# By context (the entry holds it, so its id stays unique): each card's lowness, its
+# strength then its points, as one int (points < 16), for sorts keyed in C.
+_LOWNESS: dict[int, tuple[TrumpContext, dict[Card, int]]] = {}
+
+
+def lowness(ctx: TrumpContext) -> dict[Card, int]:
+    """A card's sort key, lowest first, by (strength, points): a follow's lowest cards
+    (the same order as that tuple, so the same ties, kept in place by a stable sort)."""
+    entry = _LOWNESS.get(id(ctx))
+    if entry is None or entry[0] is not ctx:
+        if len(_LOWNESS) >= 64:
+            _LOWNESS.clear()
+        strength = ctx.strength
+        entry = _LOWNESS[id(ctx)] = (ctx, {card: strength[card.index] * 16 + card.points
+                                           for card in ALL_CARDS})
+    return entry[1]
 
 
 def most_alike(cards: Sequence[Card], ctx: TrumpContext, cap: int) -> int:

@@ -32,7 +32,16 @@ from engine.legal import (
 )
 from engine.order import TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
-from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, PlayRules, fill_structure, trick_winner
+from engine.plays import (
+    FOLLOW_BUDGET,
+    ClassicPlay,
+    Lead,
+    PlayRules,
+    _copies,
+    fill_structure,
+    lowness,
+    trick_winner,
+)
 from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
 from engine.shapes import (
     Unit,
@@ -910,6 +919,17 @@ def test_cards_taken_out_by_identity_are_those_list_remove_takes(
     for card in taken:
         theirs.remove(card)
     assert mine == theirs
+
+
+@given(suit_cards(), st.data())
+def test_cards_sorted_by_lowness_are_sorted_by_strength_then_points(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """(The cards of one suit and any others, many of equal strength: off-suit levels.)"""
+    cards, ctx, _ = case
+    cards = data.draw(st.permutations(cards + data.draw(st.lists(st.sampled_from(ALL_CARDS)))))
+    assert sorted(cards, key=lowness(ctx).__getitem__) == sorted(
+        cards, key=lambda c: (ctx.strength[c.index], c.points))
+    assert _copies(cards) == Counter(cards)
 
 
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
