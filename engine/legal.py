@@ -48,6 +48,7 @@ from engine.shapes import (
     strength_runs,
     unbeatable_by,
     unit_cards,
+    unit_of,
     without,
 )
 
@@ -497,7 +498,7 @@ class _SuitLeads:
             for run in sorted(runs, key=len, reverse=True):  # (stable: the higher first)
                 if len(run) == 1:
                     break
-                parts.append(Unit(2, len(run), strength[run[0]], tuple(run)))
+                parts.append(unit_of(2, len(run), strength[run[0]], tuple(run)))
                 part_cards.append(tuple(c for key in run for c in of_pair[key]))
         first = 0  # the run's first pair in ``kinds``
         for run in runs:

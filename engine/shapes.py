@@ -106,7 +106,7 @@ def _take_run(holding: Holding, ctx: TrumpContext, width: int, top: int, length:
         if not holding[ident]:
             del holding[ident]
         idents.append(ident)
-    return Unit(width, length, top, tuple(idents))
+    return unit_of(width, length, top, tuple(idents))
 
 
 def longest_run(holding: Holding, ctx: TrumpContext, width: int, cap: int) -> tuple[int, int]:
@@ -154,7 +154,7 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
         pairs: list[Unit] = []
         for run in strength_runs([i for i in order if holding[i] >= 2], strength):
             if len(run) > 1:
-                tractors.append(Unit(2, len(run), strength[run[0]], tuple(run)))
+                tractors.append(unit_of(2, len(run), strength[run[0]], tuple(run)))
             else:
                 pairs.append(n_of_a_kind(2, run[0], strength[run[0]]))
         if len(tractors) > 1:
@@ -191,7 +191,7 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
             break
         for k in range(start, start + length):
             counts[k] -= width
-        tractors.append(Unit(width, length, strength[order[start]],
+        tractors.append(unit_of(width, length, strength[order[start]],
                              tuple(order[start:start + length])))
     kinds: list[Unit] = []
     for width in range(min(max_width, most), 1, -1):  # (none wider than the most held)
@@ -221,6 +221,13 @@ def strength_runs(idents: list[int], strength: Sequence[int]) -> list[list[int]]
 def n_of_a_kind(width: int, ident: int, top: int) -> Unit:
     """``width`` identical cards (units are immutable: shared)."""
     return Unit(width, 1, top, (ident,))
+
+
+@lru_cache(maxsize=4096)
+def unit_of(width: int, length: int, top: int, idents: tuple[int, ...]) -> Unit:
+    """``Unit(width, length, top, idents)``, shared: a frozen dataclass's constructor sets
+    each field through ``object.__setattr__``, some ten thousand instructions a unit."""
+    return Unit(width, length, top, idents)
 
 
 def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> list[Unit]:
@@ -283,6 +290,13 @@ class Obligation:
     amount: int
 
 
+@lru_cache(maxsize=1024, typed=True)
+def obligation(component: int, tractor: bool, width: int, amount: int) -> Obligation:
+    """``Obligation(...)``, shared (``unit_of``'s reason: a line is made for each line of
+    every follow matched)."""
+    return Obligation(component, tractor, width, amount)
+
+
 def follow_value(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext) -> list[Obligation]:
     """How much of the lead's structure ``holding`` can match, line by line.
 
@@ -327,17 +341,17 @@ def _match_distinct(order: list[int], holding: Holding, lead: Sequence[Unit],
             if len(best) >= 2:
                 for ident in best:
                     counts[ident] -= width
-                taken.append(Unit(width, len(best), strength[best[0]], tuple(best)))
+                taken.append(unit_of(width, len(best), strength[best[0]], tuple(best)))
                 need -= len(best)
-            out.append((Obligation(index, True, width, len(best) if taken else 0), taken))
+            out.append((obligation(index, True, width, len(best) if taken else 0), taken))
         for w in range(width, 1, -1):
             taken = []
             for ident in order:
                 while need and counts[ident] >= w:
                     counts[ident] -= w
                     need -= 1
-                    taken.append(Unit(w, 1, strength[ident], (ident,)))
-            out.append((Obligation(index, False, w, len(taken)), taken))
+                    taken.append(n_of_a_kind(w, ident, strength[ident]))
+            out.append((obligation(index, False, w, len(taken)), taken))
     return out
 
 
@@ -358,14 +372,14 @@ def match_greedy(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
             if length >= 2:
                 taken.append(_take_run(remaining, ctx, unit.width, top, length))
                 need -= length
-            out.append((Obligation(index, True, unit.width, length if taken else 0), taken))
+            out.append((obligation(index, True, unit.width, length if taken else 0), taken))
         for width in range(unit.width, 1, -1):
             taken = []
             for ident in sorted(remaining, key=lambda i: -strength[i]):
                 while need and remaining.get(ident, 0) >= width:
                     taken.append(_take_run(remaining, ctx, width, strength[ident], 1))
                     need -= 1
-            out.append((Obligation(index, False, width, len(taken)), taken))
+            out.append((obligation(index, False, width, len(taken)), taken))
     return out
 
 
@@ -430,7 +444,7 @@ def unit_candidates(holding: Holding, ctx: TrumpContext, width: int, length: int
     for top, run_length in runs(holding, ctx, width):
         for t in range(top, top - run_length + length - 1, -1):
             for choice in _ident_choices(by_strength, t, length):
-                out.append(Unit(width, length, t, choice))
+                out.append(unit_of(width, length, t, choice))
     out.sort(key=lambda u: -u.top)
     return out
 

@@ -44,6 +44,7 @@ from engine.plays import (
 )
 from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
 from engine.shapes import (
+    Obligation,
     Unit,
     _match,
     _take_run,
@@ -60,10 +61,12 @@ from engine.shapes import (
     multisets_meeting,
     multisets_of_groups,
     multisets_with_kinds,
+    obligation,
     take_out,
     unbeatable_by,
     unit_candidates,
     unit_cards,
+    unit_of,
     unit_order,
     without,
 )
@@ -930,6 +933,16 @@ def test_cards_sorted_by_lowness_are_sorted_by_strength_then_points(
     assert sorted(cards, key=lowness(ctx).__getitem__) == sorted(
         cards, key=lambda c: (ctx.strength[c.index], c.points))
     assert _copies(cards) == Counter(cards)
+
+
+@given(st.integers(1, 4), st.integers(1, 6), st.integers(0, 20),
+       st.lists(st.integers(0, 53), max_size=6), st.booleans())
+def test_shared_units_and_lines_are_the_ones_constructed(
+        width: int, length: int, top: int, idents: list[int], tractor: bool) -> None:
+    assert unit_of(width, length, top, tuple(idents)) == Unit(width, length, top, tuple(idents))
+    line = obligation(length, tractor, width, top)
+    assert line == Obligation(length, tractor, width, top)
+    assert type(line.tractor) is bool  # (True and 1 are kept apart)
 
 
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
