@@ -804,9 +804,10 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
     level = state.declaring_level(seat)
     counts = Counter(hand)
     candidates: list[Cards] = []
-    jokers = [c for c in counts if c.is_joker]
+    # (``suit is None``: ``is_joker`` without its property's call, on every card held)
+    jokers = [c for c in counts if c.suit is None]
     if style is DeclarationStyle.JOKER_AND_PAIR:
-        pairs = [c for c, n in counts.items() if not c.is_joker and n >= 2]
+        pairs = [c for c, n in counts.items() if c.suit is not None and n >= 2]
         for joker in jokers:
             for k in range(1, min(2, counts[joker]) + 1):
                 for pair in pairs:
@@ -816,8 +817,8 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
                         candidates.append((joker,) * k + (a, a, b, b))
     else:
         for card, n in counts.items():
-            if card.is_joker or card.rank == level:
-                for k in range(2 if card.is_joker else 1, n + 1):
+            if card.suit is None or card.rank == level:
+                for k in range(2 if card.suit is None else 1, n + 1):
                     candidates.append((card,) * k)
     # The seat may declare and holds every candidate: what is left of ``check_declaration``
     # is whether the candidate stands over the standing declaration.
