@@ -268,7 +268,7 @@ class PlayRules:
             raise EngineError("empty_play")
         eff = ctx.eff
         suit = eff[cards[0].index]
-        if any(eff[c.index] != suit for c in cards):
+        if not ctx.suit_cards[suit].issuperset(cards):  # (in C: no generator a play)
             raise EngineError("mixed_lead")
         return suit
 
@@ -465,7 +465,7 @@ class ClassicPlay(PlayRules):
         suit = eff[play[0].index]
         if suit != lead.suit and suit != TRUMP:
             return None
-        if any(eff[c.index] != suit for c in play):
+        if not ctx.suit_cards[suit].issuperset(play):  # (in C: no generator a play)
             return None
         first = lead.units[0]
         if first.width == 1 and len(play) >= len(lead.units):
@@ -476,8 +476,10 @@ class ClassicPlay(PlayRules):
         if len(lead.units) == 1 and first.length == 1 and len(play) == first.width:
             # one card or n-of-a-kind: only as many identical cards can win
             ident = ctx.ident
-            if any(ident[c.index] != ident[play[0].index] for c in play):
-                return None
+            alike = ident[play[0].index]
+            for c in play:  # (a loop, not a generator a play)
+                if ident[c.index] != alike:
+                    return None
             return (int(suit == TRUMP), 0, ctx.strength[play[0].index])
         decided = deciding_strength(holding_of(play, ctx), ctx, lead.units)
         if decided is None:
