@@ -412,7 +412,12 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or not _is_kind(lead):
             return None
         n = lead.size
-        if ctx.ident_is_card:  # (the copies of each card counted once for all three)
+        if ctx.ident_is_card and len(set(led)) == len(led):
+            # no two identical cards (told in C, none counted): ``_kind_follow``'s lowest
+            # cards, and any cards of the led suit
+            alike = 1
+            base = tuple(sorted(led, key=lowness(ctx).__getitem__)[:n])
+        elif ctx.ident_is_card:  # (the copies of each card counted once for all three)
             copies = _copies(led)
             whole = _whole_kind_follows(n, copies, ctx)
             if whole is not None:
