@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
 
-from engine.cards import ALL_CARDS, Card, card_index
+from engine.cards import ALL_CARDS, Card, Rank, card_index
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, Trick, remove_cards
 from engine.order import TRUMP, TrumpContext
@@ -792,6 +792,18 @@ def _in_candidate_order(follows: list[Cards], led: Sequence[Card]) -> list[Cards
 
 # -- declarations ---------------------------------------------------------------------
 
+_DECLARABLE: dict[Rank, frozenset[Card]] = {}
+
+
+def _declarable(level: Rank) -> frozenset[Card]:
+    """The cards a declaration of ``level`` is made of: the jokers and the level cards."""
+    found = _DECLARABLE.get(level)
+    if found is None:
+        found = _DECLARABLE[level] = frozenset(
+            c for c in ALL_CARDS if c.suit is None or c.rank == level)
+    return found
+
+
 def legal_declarations(game: Game, seat: int) -> list[Cards]:
     """Every declaration ``seat`` could make now (whole declarations, as shown)."""
     state = game.state
@@ -804,9 +816,9 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
     level = state.declaring_level(seat)
     counts = Counter(hand)
     candidates: list[Cards] = []
-    # (``suit is None``: ``is_joker`` without its property's call, on every card held)
-    jokers = [c for c in counts if c.suit is None]
     if style is DeclarationStyle.JOKER_AND_PAIR:
+        # (``suit is None``: ``is_joker`` without its property's call, on every card held)
+        jokers = [c for c in counts if c.suit is None]
         pairs = [c for c, n in counts.items() if c.suit is not None and n >= 2]
         for joker in jokers:
             for k in range(1, min(2, counts[joker]) + 1):
@@ -816,10 +828,10 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
                     if a.suit == b.suit:
                         candidates.append((joker,) * k + (a, a, b, b))
     else:
-        for card, n in counts.items():
-            if card.suit is None or card.rank == level:
-                for k in range(2 if card.suit is None else 1, n + 1):
-                    candidates.append((card,) * k)
+        # the jokers and level cards held, in the hand's order (picked in C)
+        for card in filter(_declarable(level).__contains__, counts):
+            for k in range(2 if card.suit is None else 1, counts[card] + 1):
+                candidates.append((card,) * k)
     # The seat may declare and holds every candidate: what is left of ``check_declaration``
     # is whether the candidate stands over the standing declaration.
     out = []
