@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
 
-from engine.cards import ALL_CARDS, Card
+from engine.cards import ALL_CARDS, Card, Rank
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, Trick, remove_cards
 from engine.order import TRUMP, TrumpContext
@@ -48,6 +48,8 @@ from engine.shapes import (
     strength_runs,
     unbeatable_by,
     unit_cards,
+    unit_of,
+    without,
 )
 
 Cards = tuple[Card, ...]
@@ -542,7 +544,7 @@ class _SuitLeads:
             for run in sorted(runs, key=len, reverse=True):  # (stable: the higher first)
                 if len(run) == 1:
                     break
-                parts.append(Unit(2, len(run), strength[run[0]], tuple(run)))
+                parts.append(unit_of(2, len(run), strength[run[0]], tuple(run)))
                 part_cards.append(tuple(c for key in run for c in of_pair[key]))
         first = 0  # the run's first pair in ``kinds``
         for run in runs:
@@ -803,7 +805,7 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
         others = list(filterfalse(in_suit, hand))
         base_fill = as_multiset(base[len(led):])
         return [base] + [tuple(led) + fill for fill in
-                         multisets(others, n - len(led), FOLLOW_BUDGET) if fill != base_fill]
+                         without(multisets(others, n - len(led), FOLLOW_BUDGET), base_fill)]
     out: list[Cards] = []
     base_key: Cards | None = None
     if base is not None:
@@ -818,11 +820,11 @@ def legal_follows(game: Game, lead: Lead, hand: Sequence[Card], ctx: TrumpContex
         follows, in_order = built
         if not in_order:
             follows = _in_candidate_order(follows, led)
-        out += [cards for cards in follows if cards != base_key]
+        out += without(follows, base_key)
         return out
     meets = rules.meets_shape(lead, led, ctx)
-    out += [combo for combo in multisets(led, n, FOLLOW_BUDGET)
-            if combo != base_key and meets(combo)]
+    out += [combo for combo in without(multisets(led, n, FOLLOW_BUDGET), base_key)
+            if meets(combo)]
     return out
 
 
@@ -836,6 +838,18 @@ def _in_candidate_order(follows: list[Cards], led: Sequence[Card]) -> list[Cards
 
 # -- declarations ---------------------------------------------------------------------
 
+_DECLARABLE: dict[Rank, frozenset[Card]] = {}
+
+
+def _declarable(level: Rank) -> frozenset[Card]:
+    """The cards a declaration of ``level`` is made of: the jokers and the level cards."""
+    found = _DECLARABLE.get(level)
+    if found is None:
+        found = _DECLARABLE[level] = frozenset(
+            c for c in ALL_CARDS if c.suit is None or c.rank == level)
+    return found
+
+
 def legal_declarations(game: Game, seat: int) -> list[Cards]:
     """Every declaration ``seat`` could make now (whole declarations, as shown)."""
     state = game.state
@@ -848,9 +862,10 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
     level = state.declaring_level(seat)
     counts = Counter(hand)
     candidates: list[Cards] = []
-    jokers = [c for c in counts if c.is_joker]
     if style is DeclarationStyle.JOKER_AND_PAIR:
-        pairs = [c for c, n in counts.items() if not c.is_joker and n >= 2]
+        # (``suit is None``: ``is_joker`` without its property's call, on every card held)
+        jokers = [c for c in counts if c.suit is None]
+        pairs = [c for c, n in counts.items() if c.suit is not None and n >= 2]
         for joker in jokers:
             for k in range(1, min(2, counts[joker]) + 1):
                 for pair in pairs:
@@ -859,10 +874,10 @@ def legal_declarations(game: Game, seat: int) -> list[Cards]:
                     if a.suit == b.suit:
                         candidates.append((joker,) * k + (a, a, b, b))
     else:
-        for card, n in counts.items():
-            if card.is_joker or card.rank == level:
-                for k in range(2 if card.is_joker else 1, n + 1):
-                    candidates.append((card,) * k)
+        # the jokers and level cards held, in the hand's order (picked in C)
+        for card in filter(_declarable(level).__contains__, counts):
+            for k in range(2 if card.suit is None else 1, counts[card] + 1):
+                candidates.append((card,) * k)
     # The seat may declare and holds every candidate: what is left of ``check_declaration``
     # is whether the candidate stands over the standing declaration.
     out = []

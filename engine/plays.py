@@ -8,7 +8,6 @@ checked in one place; a refusal names the first unmet rule.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
@@ -35,7 +34,9 @@ from engine.shapes import (
     multisets_meeting,
     multisets_of_groups,
     multisets_with_kinds,
+    take_out,
     unbeatable_by,
+    without,
 )
 
 #: A comparable strength of a play in a trick: (is trump, tier, deciding strength).
@@ -143,8 +144,7 @@ def fill_structure(cards: Sequence[Card], lead: Lead, ctx: TrumpContext
             for key in unit.idents:
                 chosen += [ALL_CARDS[key]] * unit.width
         rest = list(cards)
-        for card in chosen:
-            rest.remove(card)
+        take_out(rest, chosen)
         return chosen, rest
     by_ident: dict[int, list[Card]] = {}  # each ident's cards, in order
     ident = ctx.ident
@@ -268,7 +268,7 @@ class PlayRules:
             raise EngineError("empty_play")
         eff = ctx.eff
         suit = eff[cards[0].index]
-        if any(eff[c.index] != suit for c in cards):
+        if not ctx.suit_cards[suit].issuperset(cards):  # (in C: no generator a play)
             raise EngineError("mixed_lead")
         return suit
 
@@ -401,7 +401,7 @@ class ClassicPlay(PlayRules):
         if ctx.ident_is_card and _is_kind(lead):
             return _kind_follow(lead.size, led, ctx)
         chosen, pool = fill_structure(led, lead, ctx)
-        pool.sort(key=lambda c: (ctx.strength[c.index], c.points))
+        pool.sort(key=lowness(ctx).__getitem__)
         chosen += pool[: lead.size - len(chosen)]
         return tuple(chosen)
 
@@ -412,8 +412,13 @@ class ClassicPlay(PlayRules):
         if self.max_width < 2 or not _is_kind(lead):
             return None
         n = lead.size
-        if ctx.ident_is_card:  # (the copies of each card counted once for all three)
-            copies = Counter(led)
+        if ctx.ident_is_card and len(set(led)) == len(led):
+            # no two identical cards (told in C, none counted): ``_kind_follow``'s lowest
+            # cards, and any cards of the led suit
+            alike = 1
+            base = tuple(sorted(led, key=lowness(ctx).__getitem__)[:n])
+        elif ctx.ident_is_card:  # (the copies of each card counted once for all three)
+            copies = _copies(led)
             whole = _whole_kind_follows(n, copies, ctx)
             if whole is not None:
                 return whole
@@ -435,7 +440,7 @@ class ClassicPlay(PlayRules):
         if alike >= 2 and most_alike(base, ctx, n) < alike:
             return follows  # (the constructive follow is meant to be legal)
         base_key = as_multiset(base)  # as the listing writes it
-        return [base] + [cards for cards in follows if cards != base_key]
+        return [base, *without(follows, base_key)]
 
     def built_follows(self, lead: Lead, led: list[Card], ctx: TrumpContext
                       ) -> tuple[list[Cards], bool] | None:
@@ -467,7 +472,7 @@ class ClassicPlay(PlayRules):
         suit = eff[play[0].index]
         if suit != lead.suit and suit != TRUMP:
             return None
-        if any(eff[c.index] != suit for c in play):
+        if not ctx.suit_cards[suit].issuperset(play):  # (in C: no generator a play)
             return None
         first = lead.units[0]
         if first.width == 1 and len(play) >= len(lead.units):
@@ -478,8 +483,10 @@ class ClassicPlay(PlayRules):
         if len(lead.units) == 1 and first.length == 1 and len(play) == first.width:
             # one card or n-of-a-kind: only as many identical cards can win
             ident = ctx.ident
-            if any(ident[c.index] != ident[play[0].index] for c in play):
-                return None
+            alike = ident[play[0].index]
+            for c in play:  # (a loop, not a generator a play)
+                if ident[c.index] != alike:
+                    return None
             return (int(suit == TRUMP), 0, ctx.strength[play[0].index])
         decided = deciding_strength(holding_of(play, ctx), ctx, lead.units)
         if decided is None:
@@ -503,9 +510,9 @@ def _whole_kind_follows(n: int, copies: Mapping[Card, int], ctx: TrumpContext
     kinds = [card for card, count in copies.items() if count >= n]
     if not kinds:
         return None
-    kind = _strongest_kind(kinds, copies, ctx)
     if len(kinds) == 1:
-        return [(kind,) * n]
+        return [(kinds[0],) * n]
+    kind = _strongest_kind(kinds, copies, ctx)
     kinds.sort(key=card_index, reverse=True)  # (no two alike: the order is the index's)
     return [(kind,) * n] + [(card,) * n for card in kinds if card is not kind]
 
@@ -545,7 +552,7 @@ def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
     ``length`` consecutive strengths of cards held ``width`` times (each ident one card,
     a strength may have several: off-suit level cards), in candidate order
     (``multisets``: by index, highest first, compared card by card)."""
-    copies = Counter(led)
+    copies = _copies(led)
     strength = ctx.strength
     by_strength: dict[int, list[Card]] = {}
     for card, count in copies.items():
@@ -589,9 +596,8 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
     ``fill_units``' choice), then the lowest other cards (``copies``: of each card in
     ``led``, if counted already)."""
     if copies is None:
-        copies = Counter(led)
+        copies = _copies(led)
     alike = min(max(copies.values()), n)
-    strength = ctx.strength
     pool = list(led)
     chosen: list[Card] = []
     if alike >= 2:
@@ -600,11 +606,36 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
         chosen = [kind] * alike
         if alike == n:  # (most pair follows: nothing to add)
             return tuple(chosen)
-        for _ in chosen:
-            pool.remove(kind)
+        take_out(pool, chosen)
     # (``nsmallest``'s equal, sorted in C: its heap is Python code a card)
-    return tuple(chosen + sorted(pool, key=lambda c: (strength[c.index], c.points)
-                                 )[:n - len(chosen)])
+    return tuple(chosen + sorted(pool, key=lowness(ctx).__getitem__)[:n - len(chosen)])
+
+
+def _copies(cards: Sequence[Card]) -> dict[Card, int]:
+    """How many of each card (``Counter``'s count, without its own Python steps: dearer
+    for the few cards of a follow)."""
+    copies: dict[Card, int] = {}
+    for card in cards:
+        copies[card] = copies.get(card, 0) + 1
+    return copies
+
+
+# By context (the entry holds it, so its id stays unique): each card's lowness, its
+# strength then its points, as one int (points < 16), for sorts keyed in C.
+_LOWNESS: dict[int, tuple[TrumpContext, dict[Card, int]]] = {}
+
+
+def lowness(ctx: TrumpContext) -> dict[Card, int]:
+    """A card's sort key, lowest first, by (strength, points): a follow's lowest cards
+    (the same order as that tuple, so the same ties, kept in place by a stable sort)."""
+    entry = _LOWNESS.get(id(ctx))
+    if entry is None or entry[0] is not ctx:
+        if len(_LOWNESS) >= 64:
+            _LOWNESS.clear()
+        strength = ctx.strength
+        entry = _LOWNESS[id(ctx)] = (ctx, {card: strength[card.index] * 16 + card.points
+                                           for card in ALL_CARDS})
+    return entry[1]
 
 
 def most_alike(cards: Sequence[Card], ctx: TrumpContext, cap: int) -> int:

@@ -24,7 +24,7 @@ from itertools import combinations, islice
 from math import comb
 from operator import add
 
-from engine.cards import Card
+from engine.cards import Card, card_index
 from engine.order import TrumpContext
 
 Holding = dict[int, int]
@@ -106,7 +106,7 @@ def _take_run(holding: Holding, ctx: TrumpContext, width: int, top: int, length:
         if not holding[ident]:
             del holding[ident]
         idents.append(ident)
-    return Unit(width, length, top, tuple(idents))
+    return unit_of(width, length, top, tuple(idents))
 
 
 def longest_run(holding: Holding, ctx: TrumpContext, width: int, cap: int) -> tuple[int, int]:
@@ -154,7 +154,7 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
         pairs: list[Unit] = []
         for run in strength_runs([i for i in order if holding[i] >= 2], strength):
             if len(run) > 1:
-                tractors.append(Unit(2, len(run), strength[run[0]], tuple(run)))
+                tractors.append(unit_of(2, len(run), strength[run[0]], tuple(run)))
             else:
                 pairs.append(n_of_a_kind(2, run[0], strength[run[0]]))
         if len(tractors) > 1:
@@ -191,7 +191,7 @@ def decompose_distinct(order: list[int], holding: Holding, ctx: TrumpContext, ma
             break
         for k in range(start, start + length):
             counts[k] -= width
-        tractors.append(Unit(width, length, strength[order[start]],
+        tractors.append(unit_of(width, length, strength[order[start]],
                              tuple(order[start:start + length])))
     kinds: list[Unit] = []
     for width in range(min(max_width, most), 1, -1):  # (none wider than the most held)
@@ -221,6 +221,13 @@ def strength_runs(idents: list[int], strength: Sequence[int]) -> list[list[int]]
 def n_of_a_kind(width: int, ident: int, top: int) -> Unit:
     """``width`` identical cards (units are immutable: shared)."""
     return Unit(width, 1, top, (ident,))
+
+
+@lru_cache(maxsize=4096)
+def unit_of(width: int, length: int, top: int, idents: tuple[int, ...]) -> Unit:
+    """``Unit(width, length, top, idents)``, shared: a frozen dataclass's constructor sets
+    each field through ``object.__setattr__``, some ten thousand instructions a unit."""
+    return Unit(width, length, top, idents)
 
 
 def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> list[Unit]:
@@ -283,6 +290,13 @@ class Obligation:
     amount: int
 
 
+@lru_cache(maxsize=1024, typed=True)
+def obligation(component: int, tractor: bool, width: int, amount: int) -> Obligation:
+    """``Obligation(...)``, shared (``unit_of``'s reason: a line is made for each line of
+    every follow matched)."""
+    return Obligation(component, tractor, width, amount)
+
+
 def follow_value(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext) -> list[Obligation]:
     """How much of the lead's structure ``holding`` can match, line by line.
 
@@ -327,17 +341,17 @@ def _match_distinct(order: list[int], holding: Holding, lead: Sequence[Unit],
             if len(best) >= 2:
                 for ident in best:
                     counts[ident] -= width
-                taken.append(Unit(width, len(best), strength[best[0]], tuple(best)))
+                taken.append(unit_of(width, len(best), strength[best[0]], tuple(best)))
                 need -= len(best)
-            out.append((Obligation(index, True, width, len(best) if taken else 0), taken))
+            out.append((obligation(index, True, width, len(best) if taken else 0), taken))
         for w in range(width, 1, -1):
             taken = []
             for ident in order:
                 while need and counts[ident] >= w:
                     counts[ident] -= w
                     need -= 1
-                    taken.append(Unit(w, 1, strength[ident], (ident,)))
-            out.append((Obligation(index, False, w, len(taken)), taken))
+                    taken.append(n_of_a_kind(w, ident, strength[ident]))
+            out.append((obligation(index, False, w, len(taken)), taken))
     return out
 
 
@@ -358,14 +372,14 @@ def match_greedy(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
             if length >= 2:
                 taken.append(_take_run(remaining, ctx, unit.width, top, length))
                 need -= length
-            out.append((Obligation(index, True, unit.width, length if taken else 0), taken))
+            out.append((obligation(index, True, unit.width, length if taken else 0), taken))
         for width in range(unit.width, 1, -1):
             taken = []
             for ident in sorted(remaining, key=lambda i: -strength[i]):
                 while need and remaining.get(ident, 0) >= width:
                     taken.append(_take_run(remaining, ctx, width, strength[ident], 1))
                     need -= 1
-            out.append((Obligation(index, False, width, len(taken)), taken))
+            out.append((obligation(index, False, width, len(taken)), taken))
     return out
 
 
@@ -430,7 +444,7 @@ def unit_candidates(holding: Holding, ctx: TrumpContext, width: int, length: int
     for top, run_length in runs(holding, ctx, width):
         for t in range(top, top - run_length + length - 1, -1):
             for choice in _ident_choices(by_strength, t, length):
-                out.append(Unit(width, length, t, choice))
+                out.append(unit_of(width, length, t, choice))
     out.sort(key=lambda u: -u.top)
     return out
 
@@ -518,7 +532,7 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     first, then the next."""
     if limit == 0:
         return []
-    ordered = sorted(cards, key=lambda c: -c.index)
+    ordered = sorted(cards, key=card_index, reverse=True)
     distinct = list(dict.fromkeys(ordered))
     if len(distinct) == len(ordered):  # no copies: plain combinations, in the same order
         return list(islice(combinations(ordered, n), limit))
@@ -555,9 +569,34 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
     return out
 
 
+def without(plays: list[tuple[Card, ...]], play: tuple[Card, ...] | None
+            ) -> list[tuple[Card, ...]]:
+    """``[p for p in plays if p != play]`` for distinct ``plays`` (multisets), found by
+    hash: two tuples of cards compared reach ``Card``'s Python-level comparison at the
+    first two cards that differ, some thousands of instructions a play."""
+    if play is None:
+        return list(plays)
+    kept = dict.fromkeys(plays)
+    kept.pop(play, None)
+    return list(kept)
+
+
+def take_out(cards: list[Card], taken: Iterable[Card]) -> None:
+    """``cards.remove(card)`` for each of ``taken`` (held), by identity (cards are
+    interned): ``list.remove`` reaches ``Card``'s Python-level comparison for each other
+    card it passes, some thousand instructions a card."""
+    for card in taken:
+        i = 0
+        for held in cards:
+            if held is card:
+                break
+            i += 1
+        del cards[i]
+
+
 def as_multiset(cards: Sequence[Card]) -> tuple[Card, ...]:
     """``cards`` written as :func:`multisets` writes a multiset: by index, highest first."""
-    return tuple(sorted(cards, key=lambda c: -c.index))
+    return tuple(sorted(cards, key=card_index, reverse=True))
 
 
 def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int = 1
@@ -566,7 +605,7 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
     cards]`` (four copies of a card are two pairs), built without the others: where each
     ident is one card, the follows whose one owed line is ``kinds`` n-of-a-kind of
     ``width`` (at least 2), as ``follow_amounts`` counts them."""
-    ordered = sorted(cards, key=lambda c: -c.index)
+    ordered = sorted(cards, key=card_index, reverse=True)
     copies: dict[Card, int] = {}
     for card in ordered:
         copies[card] = copies.get(card, 0) + 1
@@ -576,6 +615,10 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
     counts = list(copies.values())
     if kinds == 1 and n == width + 1:  # (a triple followed with pairs: the commonest)
         return _one_kind_and_one(distinct, counts, width)
+    if kinds == 1:
+        grouped = [i for i, count in enumerate(counts) if count >= width]
+        if len(grouped) <= 1:  # (a tractor followed by a seat with one pair: the commonest)
+            return _the_one_group_and_any(ordered, distinct, counts, grouped, n, width)
     size = len(distinct)
     after = [0] * (size + 1)  # cards from i on
     kinds_after = [0] * (size + 1)  # groups of ``width`` the cards from i on make
@@ -621,6 +664,30 @@ def _one_kind_and_one(distinct: list[Card], counts: list[int], width: int
             group = (card,) * width
             out += [(*group, other) for other in distinct[i + 1:]]
         out += [(card, *(other,) * width) for j, other in grouped if j > i]
+    return out
+
+
+def _the_one_group_and_any(ordered: list[Card], distinct: list[Card], counts: list[int],
+                           grouped: list[int], n: int, width: int) -> list[tuple[Card, ...]]:
+    """``multisets_with_kinds`` of one group where at most one card (``grouped``: its
+    place in ``distinct``) is held ``width`` times or more: that group and any ``n -
+    width`` of the other cards, in the order of those others' multisets (the group adds
+    the same to each play, so the plays keep its order), the group written in place."""
+    if not grouped:
+        return []
+    i = grouped[0]
+    kind = distinct[i]
+    at = sum(counts[:i])  # the card's first copy in ``ordered`` (highest index first)
+    group = (kind,) * width
+    top = kind.index
+    out: list[tuple[Card, ...]] = []
+    for rest in multisets(ordered[:at] + ordered[at + width:], n - width):
+        above = 0  # the cards of ``rest`` written before the group
+        for card in rest:
+            if card.index <= top:
+                break
+            above += 1
+        out.append(rest[:above] + group + rest[above:])
     return out
 
 
@@ -708,7 +775,7 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
         assert lines[first + 1] == (False, width)
         both = due + owed[first + 1]
         decided = not any(owed[first + 2:])
-    ordered = sorted(cards, key=lambda c: -c.index)
+    ordered = sorted(cards, key=card_index, reverse=True)
     copies: dict[Card, int] = {}
     for card in ordered:
         copies[card] = copies.get(card, 0) + 1
@@ -788,7 +855,7 @@ def multisets_of_groups(cards: Sequence[Card], n: int, width: int, limit: int | 
     ``k`` groups of a card before ``k - 1``, as ``multisets`` takes it, so in its order."""
     if n % width or limit == 0:
         return []
-    ordered = sorted(cards, key=lambda c: -c.index)
+    ordered = sorted(cards, key=card_index, reverse=True)
     copies: dict[Card, int] = {}
     for card in ordered:
         copies[card] = copies.get(card, 0) + 1

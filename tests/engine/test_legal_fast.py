@@ -32,9 +32,19 @@ from engine.legal import (
 )
 from engine.order import SuitSystem, TrumpContext, trump_context
 from engine.patterns import ChangzhuPlay
-from engine.plays import FOLLOW_BUDGET, ClassicPlay, Lead, PlayRules, fill_structure, trick_winner
+from engine.plays import (
+    FOLLOW_BUDGET,
+    ClassicPlay,
+    Lead,
+    PlayRules,
+    _copies,
+    fill_structure,
+    lowness,
+    trick_winner,
+)
 from engine.rules import DeclarationStyle, PlayStyle, Ruleset, ruleset
 from engine.shapes import (
+    Obligation,
     Unit,
     _match,
     _take_run,
@@ -51,10 +61,14 @@ from engine.shapes import (
     multisets_meeting,
     multisets_of_groups,
     multisets_with_kinds,
+    obligation,
+    take_out,
     unbeatable_by,
     unit_candidates,
     unit_cards,
+    unit_of,
     unit_order,
+    without,
 )
 from engine.simulate import random_action
 from engine.views import seat_view
@@ -901,6 +915,62 @@ def test_multisets_with_kinds_are_the_multisets_holding_them(
     assert multisets_with_kinds(cards, n, width, kinds) == [
         m for m in multisets(cards, n)
         if sum(count // width for count in Counter(m).values()) >= kinds]
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS[:14]), max_size=14, unique=True), st.data())
+@settings(max_examples=400)
+def test_the_multisets_holding_the_one_group_held_are_those_filtered(
+        others: list[Card], data: st.DataObject) -> None:
+    """Where one card alone is held ``width`` times or more (the written-out path):
+    every card held once but that one, and the plays in the order ``multisets`` lists."""
+    width = data.draw(st.integers(2, 3))
+    n = data.draw(st.integers(width + 1, 6))
+    kind = data.draw(st.sampled_from(ALL_CARDS[:14]))
+    cards = [c for c in others if c is not kind] + [kind] * data.draw(st.integers(width, 4))
+    cards = data.draw(st.permutations(cards))
+    assert multisets_with_kinds(cards, n, width) == [
+        m for m in multisets(cards, n) if Counter(m)[kind] >= width]
+
+
+@given(suit_cards(), st.integers(1, 4), st.data())
+@settings(max_examples=200)
+def test_a_play_taken_out_by_hash_is_the_play_filtered_out(
+        case: tuple[list[Card], TrumpContext, int], n: int, data: st.DataObject) -> None:
+    plays = multisets(case[0][:10], n)
+    play = data.draw(st.sampled_from([*plays, None, (ALL_CARDS[0],) * n]))
+    assert without(plays, play) == [p for p in plays if p != play]
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS[:8]), max_size=12), st.data())
+def test_cards_taken_out_by_identity_are_those_list_remove_takes(
+        cards: list[Card], data: st.DataObject) -> None:
+    taken = data.draw(st.permutations(cards))[:data.draw(st.integers(0, len(cards)))]
+    mine, theirs = list(cards), list(cards)
+    take_out(mine, taken)
+    for card in taken:
+        theirs.remove(card)
+    assert mine == theirs
+
+
+@given(suit_cards(), st.data())
+def test_cards_sorted_by_lowness_are_sorted_by_strength_then_points(
+        case: tuple[list[Card], TrumpContext, int], data: st.DataObject) -> None:
+    """(The cards of one suit and any others, many of equal strength: off-suit levels.)"""
+    cards, ctx, _ = case
+    cards = data.draw(st.permutations(cards + data.draw(st.lists(st.sampled_from(ALL_CARDS)))))
+    assert sorted(cards, key=lowness(ctx).__getitem__) == sorted(
+        cards, key=lambda c: (ctx.strength[c.index], c.points))
+    assert _copies(cards) == Counter(cards)
+
+
+@given(st.integers(1, 4), st.integers(1, 6), st.integers(0, 20),
+       st.lists(st.integers(0, 53), max_size=6), st.booleans())
+def test_shared_units_and_lines_are_the_ones_constructed(
+        width: int, length: int, top: int, idents: list[int], tractor: bool) -> None:
+    assert unit_of(width, length, top, tuple(idents)) == Unit(width, length, top, tuple(idents))
+    line = obligation(length, tractor, width, top)
+    assert line == Obligation(length, tractor, width, top)
+    assert type(line.tractor) is bool  # (True and 1 are kept apart)
 
 
 def reference_fill_structure(cards: list[Card], lead: Lead, ctx: TrumpContext
