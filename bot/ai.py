@@ -19,7 +19,7 @@ import random
 from bot.table_data import after_hand_default
 from engine.actions import Action, Declare, Play
 from engine.ai import AiPool, choose, choose_cards
-from engine.cards import Card
+from engine.cards import Card, card_index
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, apply
 from engine.legal import check_play
@@ -79,6 +79,6 @@ def rank_plays(game: Game, seat: int, plays: list[tuple[Card, ...]]) -> list[tup
     player's choice for this seat first (from the seat's own view), then the rest."""
     if not plays or not isinstance(game.phase, Playing):
         return plays
-    best = sorted(choose_cards(seat_view(game, seat), "easy", 0))
-    first = [p for p in plays if sorted(p) == best]
-    return first + [p for p in plays if sorted(p) != best]
+    best = sorted(choose_cards(seat_view(game, seat), "easy", 0), key=card_index)
+    first = [p for p in plays if sorted(p, key=card_index) == best]
+    return first + [p for p in plays if sorted(p, key=card_index) != best]

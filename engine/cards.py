@@ -3,7 +3,9 @@
 A :class:`Card` is interned: ``Card(Rank.ACE, Suit.SPADES) is Card(Rank.ACE, Suit.SPADES)``,
 so identity, equality and hashing are cheap. Every card also has a dense ``index``
 (0..53) that the rest of the engine uses for table look-ups. Several decks simply
-contain the same card several times.
+contain the same card several times. Cards have no order of their own: sort them with
+``key=card_index`` (an ``__lt__`` in Python would route every ``==`` between two cards,
+in ``list.remove``, ``in`` and tuple comparisons, through a Python-level lookup).
 """
 
 from __future__ import annotations
@@ -143,8 +145,6 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self._text})"
 
-    def __lt__(self, other: Card) -> bool:  # a stable, rule-free order for sorting only
-        return self.index < other.index
 
 
 def _build_cards() -> tuple[Card, ...]:

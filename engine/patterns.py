@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import ClassVar
 
-from engine.cards import ALL_CARDS, Card, Rank
+from engine.cards import ALL_CARDS, Card, Rank, card_index
 from engine.errors import EngineError
 from engine.order import TRUMP, TrumpContext
 from engine.plays import Lead, PlayKey, PlayRules
@@ -120,7 +120,8 @@ class ChangzhuPlay(PlayRules):
             if len(suits) == 4:
                 thunder = tuple(suits.values())
                 yield thunder
-                for spare in sorted(set((Counter(group) - Counter(thunder)).elements())):
+                for spare in sorted(set((Counter(group) - Counter(thunder)).elements()),
+                                     key=card_index):
                     yield (*thunder, spare)
 
     def constructive_follow(self, lead: Lead, led: Sequence[Card], ctx: TrumpContext) -> Cards:

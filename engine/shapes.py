@@ -571,9 +571,8 @@ def multisets(cards: Sequence[Card], n: int, limit: int | None = None
 
 def without(plays: list[tuple[Card, ...]], play: tuple[Card, ...] | None
             ) -> list[tuple[Card, ...]]:
-    """``[p for p in plays if p != play]`` for distinct ``plays`` (multisets), found by
-    hash: two tuples of cards compared reach ``Card``'s Python-level comparison at the
-    first two cards that differ, some thousands of instructions a play."""
+    """``[p for p in plays if p != play]`` for distinct ``plays`` (multisets): the one
+    play found by hash, not compared with each."""
     if play is None:
         return list(plays)
     kept = dict.fromkeys(plays)
@@ -582,16 +581,9 @@ def without(plays: list[tuple[Card, ...]], play: tuple[Card, ...] | None
 
 
 def take_out(cards: list[Card], taken: Iterable[Card]) -> None:
-    """``cards.remove(card)`` for each of ``taken`` (held), by identity (cards are
-    interned): ``list.remove`` reaches ``Card``'s Python-level comparison for each other
-    card it passes, some thousand instructions a card."""
+    """``cards`` less each of ``taken`` (held), in place."""
     for card in taken:
-        i = 0
-        for held in cards:
-            if held is card:
-                break
-            i += 1
-        del cards[i]
+        cards.remove(card)
 
 
 def as_multiset(cards: Sequence[Card]) -> tuple[Card, ...]:

@@ -23,7 +23,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from engine.cards import Card, Rank, Suit, deck
+from engine.cards import Card, Rank, Suit, card_index, deck
 from engine.order import TrumpContext
 from images.canvas import (
     ENGLISH,
@@ -128,7 +128,8 @@ def _mark(
             group, trump = _plain_key(card)[0], False
         slots.append(_Slot(card, group, trump, **flags))
     for name, counter in wanted.items():
-        extra = sorted(card for card, count in counter.items() if count > 0)
+        extra = sorted((card for card, count in counter.items() if count > 0),
+                       key=card_index)
         if extra:
             shown = " ".join(card.pretty for card in extra)
             raise RenderError(f"{name} cards not in the hand: {shown}")

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_card, parse_cards
+from engine.cards import ALL_CARDS, Card, Rank, Suit, card_index, parse_card, parse_cards
 from engine.errors import EngineError
 from engine.game import Dealing, Game, HandOver, MatchOver, Playing, play_rules_for
 from engine.legal import (
@@ -688,7 +688,7 @@ def groups_follow(draw: st.DrawFn) -> tuple[Ruleset, Lead, list[Card], TrumpCont
     rules, ctx, lead, width, length, rest = _tractor_lead(draw, ["four-decks", "titanic",
                                                                  "classic"])
     copies = Counter(rest)
-    grouped = sorted(card for card, count in copies.items() if count >= width)
+    grouped = sorted((card for card, count in copies.items() if count >= width), key=card_index)
     assume(grouped)
     picked = draw(st.lists(st.sampled_from(grouped), min_size=1, max_size=length))
     held = [card for card in picked for _ in range(width)]
