@@ -170,6 +170,9 @@ class Trick:
     lead: Lead | None = None
 
 
+_NONE_PLAYED = (0,) * len(ALL_CARDS)
+
+
 @dataclass(frozen=True)
 class Playing(AfterDeal):
     kitty: Cards
@@ -181,6 +184,9 @@ class Playing(AfterDeal):
     sides: Sides  # the defenders as everyone knows them (friends join when found)
     calls: tuple[FriendCall, ...]  # find-friends: the called cards
     bid: int | None  # three-bid: the attackers' threshold
+    # derived from ``tricks``: the cards played in them, counted by card index (kept per
+    # trick so that what a seat has seen is never recounted on a listing)
+    played: tuple[int, ...] = field(default=_NONE_PLAYED, compare=False, repr=False)
 
     name: ClassVar[str] = "play"
 
@@ -763,7 +769,8 @@ def _start_play(state: MatchState, before: Burying | Swapping | CallingFriends |
         "declarer": declarer, "taker": before.taker, "kitty": kitty,
         "trick": _new_trick(dealer), "turn": dealer, "attacker_points": 0, "tricks": (),
         "declaration": getattr(before, "declaration", None),
-        "sides": state.seating.sides(dealer), "calls": calls, "bid": bid})
+        "sides": state.seating.sides(dealer), "calls": calls, "bid": bid,
+        "played": _NONE_PLAYED})
     if state.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
         events.append(event("trump", trump=_trump_text(before.ctx.trump),
                             level=before.level.label, revealed_by=declarer))
@@ -849,15 +856,19 @@ def _finish_trick(state: MatchState, phase: Playing, hands: Hands, trick: Trick,
     ruff = lead.suit != TRUMP and phase.ctx.eff[plays[index][0].index] == TRUMP
     events.append(_trick_won(winner, pts, ruff, attacker_points))
     tricks = (*phase.tricks, (trick, winner, pts))
+    tally = list(phase.played)
+    for card in _chained(plays):
+        tally[card.index] += 1
     if hands[winner]:
         events.append(_turn(winner))
         # (a merge: a copy and five stores counted a thousand instructions dearer here)
         return _step(state, build(Playing, {
             **phase.__dict__, "hands": hands, "trick": _new_trick(winner), "turn": winner,
-            "attacker_points": attacker_points, "tricks": tricks}), events)
-    played = evolve(phase, hands=hands, trick=trick, attacker_points=attacker_points,
-                    tricks=tricks)
-    return _score(state, played, winner, plays[index], events)
+            "attacker_points": attacker_points, "tricks": tricks, "played": tuple(tally)}),
+            events)
+    last = evolve(phase, hands=hands, trick=trick, attacker_points=attacker_points,
+                  tricks=tricks, played=tuple(tally))
+    return _score(state, last, winner, plays[index], events)
 
 
 _second = itemgetter(1)

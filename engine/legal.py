@@ -18,9 +18,10 @@ Enumeration bounds (documented in docs/rules.md):
   built from the seat's groups alone (``shapes.multisets_of_groups``), the same list.
 
 Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
-unseen, is worked out once per suit of cards and cached (``_SuitLeads``), and so are its
-sure throws by the suit's unseen tops where those alone tell them; the cards played in
-finished tricks are tallied once per trick (``_played_counts``).
+unseen, is worked out once per suit of cards and kept with the seat until the suit loses
+a card (``_SuitLeads``), and so are its sure throws by the suit's unseen tops where those
+alone tell them; the cards played in finished tricks are counted by the game as each
+trick ends (``Playing.played``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from itertools import combinations, filterfalse, product
 
 from engine.cards import ALL_CARDS, Card, Rank
 from engine.errors import EngineError
-from engine.game import Dealing, Game, Playing, Trick, remove_cards
+from engine.game import Dealing, Game, Playing, remove_cards
 from engine.order import TRUMP, TrumpContext
 from engine.plays import FOLLOW_BUDGET, Lead, PlayRules
 from engine.rules import DeclarationStyle
@@ -89,7 +90,7 @@ def unseen_by(game: Game, seat: int) -> Counter[Card]:
 
 def _seen_counts(phase: Playing, seat: int) -> list[int]:
     """``seen_by`` as counts by card index."""
-    counts = list(_played_counts(phase.tricks))
+    counts = list(phase.played)
     for card in phase.hands[seat]:
         counts[card.index] += 1
     _add_seen_off_hand(phase, seat, counts)
@@ -105,41 +106,6 @@ def _add_seen_off_hand(phase: Playing, seat: int, counts: list[int]) -> None:
     if phase.taker == seat:
         for card in phase.kitty:
             counts[card.index] += 1
-
-
-# The cards played in the finished tricks of a hand, by card index. The state lists the
-# tricks but keeps no running count, and recounting every trick on every lead was a
-# large part of a random hand; so the count of the last call on the same hand is
-# extended by the tricks finished since. Keyed by the hand's first finished trick (held
-# by the entry, so its id stays unique); a hand whose earlier tricks differ is recounted.
-_PLAYED: dict[int, tuple[tuple[object, ...], tuple[int, ...]]] = {}
-_PLAYED_ENTRIES = 64
-
-
-def _played_counts(tricks: Sequence[tuple[Trick, int, int]]) -> tuple[int, ...]:
-    if not tricks:
-        return _NO_CARDS
-    entry = _PLAYED.get(id(tricks[0]))
-    done: tuple[object, ...] = ()
-    counts = _NO_CARDS
-    if entry is not None and len(entry[0]) <= len(tricks) and \
-            tuple(tricks[:len(entry[0])]) == entry[0]:  # the same tricks (identity first)
-        done, counts = entry
-        if len(done) == len(tricks):
-            return counts
-    tally = list(counts)
-    for finished in tricks[len(done):]:
-        for _, cards in finished[0].plays:
-            for card in cards:
-                tally[card.index] += 1
-    if len(_PLAYED) >= _PLAYED_ENTRIES:
-        _PLAYED.clear()
-    result = tuple(tally)
-    _PLAYED[id(tricks[0])] = (tuple(tricks), result)
-    return result
-
-
-_NO_CARDS = (0,) * len(ALL_CARDS)
 
 
 def legal_plays(game: Game, seat: int) -> list[Cards]:
@@ -229,7 +195,7 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     hand = phase.hands[seat]
     seen: list[int] | None = None
     if throws:  # the hand split by suit and its cards tallied as seen in one pass
-        seen = list(_played_counts(phase.tricks))
+        seen = list(phase.played)
         by_suit: dict[int, list[Card]] = {}
         eff = ctx.eff
         for card in hand:
@@ -243,13 +209,21 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     else:
         by_suit = _by_suit(hand, ctx)
     out: list[Cards] = []
+    # The seat's suits as its last lead listing of this hand left them (the hand's kitty,
+    # held by the entry, tells the hand); a suit that lost no card since is reused.
+    kitty = phase.kitty
+    seat_key = (id(kitty), seat)
+    kept = _SEAT_SUITS.get(seat_key)
+    last = kept[3] if kept is not None and kept[0] is kitty and kept[1] is ctx and \
+        kept[2] == width else _NO_SUITS
+    suits: dict[int, _SuitLeads] = {}
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
     # shapes or sizes), and so are those of different suits.
     for suit, cards in by_suit.items():
-        key = (id(ctx), width, tuple(cards))  # (looked up here: the hottest call)
-        plays = _SUIT_LEADS.get(key)
-        if plays is None or plays.ctx is not ctx:
-            plays = _new_suit_leads(key, ctx)
+        plays = last.get(suit)
+        if plays is None or plays.cards != cards:
+            plays = _SuitLeads(cards, ctx, width)
+        suits[suit] = plays
         out += plays.leads
         if patterned and plays.has_patterns:
             out += plays.patterns(rules)
@@ -259,6 +233,9 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
                 _add_seen_off_hand(phase, seat, seen)
                 unseen = _Unseen(seen, state.rules.decks, ctx)
             out += plays.sure_throws(unseen, suit)
+    if kept is None and len(_SEAT_SUITS) >= _SEAT_SUITS_ENTRIES:
+        _SEAT_SUITS.clear()
+    _SEAT_SUITS[seat_key] = (kitty, ctx, width, suits)
     return out
 
 
@@ -467,7 +444,7 @@ class _SuitLeads:
         "max_width",
     )
 
-    def __init__(self, cards: Cards, ctx: TrumpContext, max_width: int) -> None:
+    def __init__(self, cards: list[Card], ctx: TrumpContext, max_width: int) -> None:
         self.ctx = ctx
         self.max_width = max_width
         self.cards = cards
@@ -720,23 +697,20 @@ class _SuitLeads:
 
 _ONE = tuple((card,) for card in ALL_CARDS)
 
-# Suits of hands already worked out, by context (held by the entry), width and cards.
-_SUIT_LEADS: dict[tuple[int, int, Cards], _SuitLeads] = {}
-_SUIT_LEADS_ENTRIES = 2048
-
-
-def _new_suit_leads(key: tuple[int, int, Cards], ctx: TrumpContext) -> _SuitLeads:
-    """Work out and keep the suit of ``key`` (``(id(ctx), max_width, cards)``)."""
-    if len(_SUIT_LEADS) >= _SUIT_LEADS_ENTRIES:
-        _SUIT_LEADS.clear()
-    found = _SUIT_LEADS[key] = _SuitLeads(key[2], ctx, key[1])
-    return found
+# By the hand's kitty (held by the entry, so its id stays unique) and seat: the hand's
+# context, the lead width and the seat's suits at its last lead listing. Kept per seat,
+# not per suit of cards, so that what is kept is only what may be asked again, replaced
+# as the seat's hand changes (a global cache of every suit ever built held thousands of
+# objects the collector walked, and timed a third slower).
+_SEAT_SUITS: dict[tuple[int, int],
+                  tuple[Cards, TrumpContext, int, dict[int, _SuitLeads]]] = {}
+_SEAT_SUITS_ENTRIES = 1024
+_NO_SUITS: dict[int, _SuitLeads] = {}
 
 
 def forget() -> None:
     """Empty this module's caches (for benchmarks that must start cold)."""
-    _SUIT_LEADS.clear()
-    _PLAYED.clear()
+    _SEAT_SUITS.clear()
     _FLAT.clear()
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from engine import legal
 from engine.cards import ALL_CARDS, Card, Rank, Suit, card_index, parse_card, parse_cards
 from engine.errors import EngineError
 from engine.game import Dealing, Game, HandOver, MatchOver, Playing, play_rules_for
@@ -71,6 +72,7 @@ from engine.shapes import (
     without,
 )
 from engine.simulate import random_action
+from engine.values import evolve
 from engine.views import seat_view
 
 Cards = tuple[Card, ...]
@@ -258,6 +260,56 @@ def test_seen_and_unseen_are_recounts(name: str, seed: int) -> None:
             seen = reference_seen(game, seat)
             assert seen_by(game, seat) == seen
             assert unseen_by(game, seat) == Counter(dict.fromkeys(ALL_CARDS, rules.decks)) - seen
+
+
+@pytest.mark.parametrize("name", ["classic", "titanic", "three-bid", "find-friends"])
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=4)
+def test_the_played_count_is_a_recount_of_the_tricks(name: str, seed: int) -> None:
+    for game in positions(ruleset(name), seed, stops=12):
+        phase = game.phase
+        count = [0] * len(ALL_CARDS)
+        for trick, _, _ in phase.tricks:
+            for _, cards in trick.plays:
+                for card in cards:
+                    count[card.index] += 1
+        assert phase.played == tuple(count)
+
+
+@pytest.mark.parametrize("name", [*RULESETS, "three-bid", "find-friends"])
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=4)
+def test_leads_listed_from_a_seats_kept_suits_are_the_leads_listed_afresh(
+        name: str, seed: int) -> None:
+    """Every lead of a hand, listed in play order (a suit that lost no card since the
+    seat's last listing is reused), is the listing with nothing kept."""
+    game = Game(RULESETS[name] if name in RULESETS else ruleset(name), seed)
+    rng = random.Random(seed)
+    while not isinstance(game.phase, (HandOver, MatchOver)):
+        phase = game.phase
+        if isinstance(phase, Playing) and phase.trick.lead is None:
+            kept = legal_leads(game, phase.turn)
+            legal.forget()
+            assert kept == legal_leads(game, phase.turn)
+        game.apply(random_action(game, rng))
+
+
+def test_a_seats_kept_suits_are_not_reused_for_other_cards() -> None:
+    """The same hand's kitty and seat with other cards (as a position built by hand
+    may have): the suits are told by their cards, not by the seat."""
+    game = next(g for g in positions(RULESETS["classic"], 7, stops=30)
+                if g.phase.trick.lead is None and g.phase.tricks)
+    phase = game.phase
+    seat = phase.turn
+    first = legal_leads(game, seat)
+    hands = list(phase.hands)
+    other = (seat + 1) % game.players
+    hands[seat], hands[other] = hands[other], hands[seat]
+    swapped = Game.of(evolve(game.state, phase=evolve(phase, hands=tuple(hands))))
+    listed = legal_leads(swapped, seat)
+    legal.forget()
+    assert listed == legal_leads(swapped, seat)
+    assert listed != first
 
 
 def test_a_style_with_leads_of_its_own_says_so() -> None:
