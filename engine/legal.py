@@ -19,7 +19,7 @@ Enumeration bounds (documented in docs/rules.md):
 
 Speed (bench/engine.py): what a suit of a hand offers as leads, apart from what is
 unseen, is worked out once per suit of cards and kept with the seat until the suit loses
-a card (``_SuitLeads``), and so are its sure throws by the suit's unseen tops where those
+a card (``_Suit``), and so are its sure throws by the suit's unseen tops where those
 alone tell them; the cards played in finished tricks are counted by the game as each
 trick ends (``Playing.played``).
 """
@@ -193,7 +193,8 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     patterned = rules.has_pattern_leads
     unseen: _Unseen | None = None
     hand = phase.hands[seat]
-    seen: list[int] | None = None
+    seen: list[int] = []
+    decks = state.rules.decks
     if throws:  # the hand split by suit and its cards tallied as seen in one pass
         seen = list(phase.played)
         by_suit: dict[int, list[Card]] = {}
@@ -206,6 +207,7 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
                 by_suit[eff[i]] = [card]
             else:
                 same.append(card)
+        _add_seen_off_hand(phase, seat, seen)
     else:
         by_suit = _by_suit(hand, ctx)
     out: list[Cards] = []
@@ -216,22 +218,29 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
     kept = _SEAT_SUITS.get(seat_key)
     last = kept[3] if kept is not None and kept[0] is kitty and kept[1] is ctx and \
         kept[2] == width else _NO_SUITS
-    suits: dict[int, _SuitLeads] = {}
+    suits: dict[int, _Suit] = {}
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
     # shapes or sizes), and so are those of different suits.
     for suit, cards in by_suit.items():
+        if len(cards) == 1 and not patterned:  # (a lone card: its single, nothing kept)
+            out.append(_ONE[cards[0].index])
+            continue
         plays = last.get(suit)
         if plays is None or plays.cards != cards:
-            plays = _SuitLeads(cards, ctx, width)
+            before = plays
+            plays = _suit(cards, ctx, width)
+            if before is not None and before.beaten_by is not None:
+                plays.may_be_beaten_by(before.beaten_by)
         suits[suit] = plays
         out += plays.leads
         if patterned and plays.has_patterns:
             out += plays.patterns(rules)
         if throws and len(cards) > 1:
-            if unseen is None:  # what the seat has seen, completed once, when first needed
-                assert seen is not None
-                _add_seen_off_hand(phase, seat, seen)
-                unseen = _Unseen(seen, state.rules.decks, ctx)
+            beaten_by = plays.beaten_by
+            if beaten_by is not None and seen[beaten_by] < decks:
+                continue  # (still unseen: its second single is beaten, so is every throw)
+            if unseen is None:  # asked per suit as needed, made once
+                unseen = _Unseen(seen, decks, ctx)
             out += plays.sure_throws(unseen, suit)
     if kept is None and len(_SEAT_SUITS) >= _SEAT_SUITS_ENTRIES:
         _SEAT_SUITS.clear()
@@ -304,6 +313,15 @@ class _Unseen:
                 s -= 1
             self._scans[key] = (found, s + 1)
         return found > top
+
+    def strongest_single(self, suit: int) -> int | None:
+        """Where each card is its own ident, after ``stronger(suit, 1, top)`` found one:
+        the card index of the strongest card of the suit the seat has not seen (else
+        None)."""
+        if self._flat is None:
+            return None
+        found, at = self._scans[8 + suit]
+        return self._flat[suit][at][1] if found >= 0 else None
 
     def tops(self, suit: int, widest: int) -> list[int]:
         """By width up to ``widest``, the strength of the strongest unseen n-of-a-kind of
@@ -422,9 +440,127 @@ def _flat_tiers(ctx: TrumpContext) -> tuple[Flat | None, Paired | None]:
     return entry[1], entry[2]
 
 
-class _SuitLeads:
-    """The leads of one suit's cards that do not depend on what is unseen: singles and
-    units, and the components (``decompose``) any throw of the suit is made of."""
+# By context (held by the entry), each ident's single and pair (``n_of_a_kind``'s shared
+# units), read by index where a suit is built: a cached call each cost more than the
+# rest of a suit's components.
+_KINDS: dict[int, tuple[TrumpContext, tuple[Unit, ...], tuple[Unit, ...]]] = {}
+
+
+def _kinds(ctx: TrumpContext) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    entry = _KINDS.get(id(ctx))
+    if entry is None or entry[0] is not ctx:
+        if len(_KINDS) >= 64:
+            _KINDS.clear()
+        strength = ctx.strength
+        singles, pairs = (tuple(n_of_a_kind(width, i, s) for i, s in enumerate(strength))
+                          for width in (1, 2))
+        entry = _KINDS[id(ctx)] = (ctx, singles, pairs)
+    return entry[1], entry[2]
+
+
+class _Suit:
+    """One suit of a seat's hand as its lead listings ask it (``_suit``): the leads that
+    do not depend on what is unseen, and the sure throws given what is unseen."""
+
+    __slots__ = ("_patterns", "_throws", "beaten_by", "cards", "ctx", "has_patterns", "leads")
+
+    def __init__(self, cards: list[Card], ctx: TrumpContext) -> None:
+        self.cards = cards
+        self.ctx = ctx
+        self.leads: list[Cards] = []
+        self._throws: dict[tuple[int, ...], list[Cards]] | None = None  # made when first kept
+        self._patterns: list[Cards] | None = None
+        self.has_patterns = True  # until ``patterns`` finds none
+        # Of a suit of singles: a card it was last told the seat has not seen, stronger
+        # than its second single (no throw while it stays unseen). Each card one ident.
+        self.beaten_by: int | None = None
+
+    def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
+        raise NotImplementedError
+
+    def may_be_beaten_by(self, card: int) -> None:
+        """Takes ``card`` (the card index of a single the seat had not seen) as
+        ``beaten_by`` where it would be (a suit of singles). (Where the suit lost cards
+        since, the card that beat it still does.)"""
+
+    def _kept_throws(self, sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
+        """``_groups``, kept by ``sure`` (most suits are asked more than once)."""
+        if self._throws is None:
+            self._throws = {}
+        found = self._throws.get(sure)
+        if found is None:
+            found = self._throws[sure] = self._groups(sure, parts)
+        return found
+
+    @staticmethod
+    def _groups(sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
+        """Every combination of the components ``sure`` (at most 5), else all of them and
+        each that leaves one out; largest first."""
+        groups: list[tuple[int, ...]]
+        if len(sure) <= 5:
+            groups = [g for n in range(len(sure), 1, -1) for g in combinations(sure, n)]
+        else:
+            groups = [sure] + [sure[:i] + sure[i + 1:] for i in range(len(sure))]
+        out = []
+        for group in groups:
+            throw = parts[group[0]]
+            for i in group[1:]:
+                throw = throw + parts[i]
+            out.append(throw)
+        return out
+
+    def patterns(self, rules: PlayRules) -> list[Cards]:
+        """The style's pattern leads of the suit (``PlayRules.pattern_leads``), cached."""
+        if self._patterns is None:
+            self._patterns = rules.pattern_leads(self.cards, self.ctx)
+            self.has_patterns = bool(self._patterns)
+        return self._patterns
+
+
+def _suit(cards: list[Card], ctx: TrumpContext, max_width: int) -> _Suit:
+    """The suit of ``cards`` (one effective suit's, in hand order)."""
+    # (distinct idents are distinct cards; of a suit's few cards, a set built by a
+    # comprehension is cheaper than one of two maps)
+    if len(set(cards) if ctx.ident_is_card else {ctx.ident[card.index] for card in cards}
+           ) == len(cards):
+        return _SuitOfSingles(cards, ctx)
+    return _SuitLeads(cards, ctx, max_width)
+
+
+class _SuitOfSingles(_Suit):
+    """A suit without two identical cards: its singles, strongest first (the cards' order
+    on a tie), are its leads and its components."""
+
+    __slots__ = ()
+
+    def __init__(self, cards: list[Card], ctx: TrumpContext) -> None:
+        super().__init__(cards, ctx)
+        self.leads = [_ONE[card.index] for card in sorted(
+            cards, key=ctx.strongest_first.__getitem__)]
+
+    def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
+        # the strongest singles no unseen card beats
+        strength = self.ctx.strength
+        if unseen.stronger(suit, 1, strength[self.leads[1][0].index]):
+            self.beaten_by = unseen.strongest_single(suit)
+            return []  # the second strongest is beaten, and so is every other
+        sure = [0, 1]
+        for i in range(2, len(self.leads)):
+            if unseen.stronger(suit, 1, strength[self.leads[i][0].index]):
+                break
+            sure.append(i)
+        return self._kept_throws(tuple(sure), self.leads)
+
+    def may_be_beaten_by(self, card: int) -> None:
+        if len(self.leads) > 1:
+            strength = self.ctx.strength
+            if strength[card] > strength[self.leads[1][0].index]:
+                self.beaten_by = card
+
+
+class _SuitLeads(_Suit):
+    """A suit with identical cards: its singles and units, and the components
+    (``decompose``) any throw of the suit is made of."""
 
     __slots__ = (
         "_by_ident",
@@ -432,42 +568,23 @@ class _SuitLeads:
         "_order",
         "_part_cards",
         "_parts",
-        "_patterns",
         "_throw_parts",
-        "_throws",
         "_widest",
-        "cards",
         "choice_free",
-        "ctx",
-        "has_patterns",
-        "leads",
         "max_width",
     )
 
     def __init__(self, cards: list[Card], ctx: TrumpContext, max_width: int) -> None:
-        self.ctx = ctx
+        super().__init__(cards, ctx)
         self.max_width = max_width
-        self.cards = cards
         self._parts: list[Unit] | None = None
-        self._throws: dict[tuple[int, ...], list[Cards]] | None = None  # made when first kept
         self._throw_parts: dict[tuple[int, ...], list[tuple[Cards, list[Unit]]]] | None = None
-        self._patterns: list[Cards] | None = None
         # sure throws by the suit's unseen tops, where those alone tell them
         self._by_tops: dict[tuple[int, ...], list[Cards]] | None = None
-        self.has_patterns = True  # until ``patterns`` finds none
         self._by_ident: dict[int, list[Card]] | None = None
         self._order: list[int] | None = None
         self.choice_free = True
         ident = ctx.ident
-        # (distinct idents are distinct cards; of a suit's few cards, a set built by a
-        # comprehension is cheaper than one of two maps)
-        if len(set(cards) if ctx.ident_is_card else {ident[card.index] for card in cards}
-               ) == len(cards):
-            # no two identical cards: only singles, strongest first, the cards' order on
-            # a tie (also the components)
-            self.leads: list[Cards] = [_ONE[card.index] for card in sorted(
-                cards, key=ctx.strongest_first.__getitem__)]
-            return
         strength = ctx.strength
         by_ident: dict[int, list[Card]] = {}
         for card in cards:
@@ -523,16 +640,17 @@ class _SuitLeads:
                     break
                 parts.append(unit_of(2, len(run), strength[run[0]], tuple(run)))
                 part_cards.append(tuple(c for key in run for c in of_pair[key]))
+        single_of, pair_of = _kinds(self.ctx)
         first = 0  # the run's first pair in ``kinds``
         for run in runs:
             if len(run) == 1:
-                parts.append(n_of_a_kind(2, run[0], strength[run[0]]))
+                parts.append(pair_of[run[0]])
                 part_cards.append(kinds[first])
             first += len(run)
         for key in order:
             same = by_ident[key]
             if len(same) == 1:
-                parts.append(n_of_a_kind(1, key, strength[key]))
+                parts.append(single_of[key])
                 part_cards.append(_ONE[same[0].index])
         self._parts = parts
         self._part_cards = part_cards
@@ -554,19 +672,6 @@ class _SuitLeads:
         return self._parts
 
     def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
-        sure: list[int] = []
-        if self._parts is None and self._by_ident is None:
-            # singles: the strongest ones no unseen card beats
-            strength = self.ctx.strength
-            if unseen.stronger(suit, 1, strength[self.leads[1][0].index]):
-                return []  # the second strongest is beaten, and so is every other
-            # the singles are the components, strongest first (the leads, already built)
-            sure = [0, 1]
-            for i in range(2, len(self.leads)):
-                if unseen.stronger(suit, 1, strength[self.leads[i][0].index]):
-                    break
-                sure.append(i)
-            return self._kept_throws(tuple(sure), self.leads)
         tops = unseen.tops(suit, self._widest)
         tops_key = tuple(tops)
         by_tops = self._by_tops
@@ -661,39 +766,6 @@ class _SuitLeads:
                 if len(parts := decompose(throw, ctx, width)) > 1]
         return found
 
-    def _kept_throws(self, sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
-        """``_groups``, kept by ``sure`` (most suits are asked more than once)."""
-        if self._throws is None:
-            self._throws = {}
-        found = self._throws.get(sure)
-        if found is None:
-            found = self._throws[sure] = self._groups(sure, parts)
-        return found
-
-    @staticmethod
-    def _groups(sure: tuple[int, ...], parts: Sequence[Cards]) -> list[Cards]:
-        """Every combination of the components ``sure`` (at most 5), else all of them and
-        each that leaves one out; largest first."""
-        groups: list[tuple[int, ...]]
-        if len(sure) <= 5:
-            groups = [g for n in range(len(sure), 1, -1) for g in combinations(sure, n)]
-        else:
-            groups = [sure] + [sure[:i] + sure[i + 1:] for i in range(len(sure))]
-        out = []
-        for group in groups:
-            throw = parts[group[0]]
-            for i in group[1:]:
-                throw = throw + parts[i]
-            out.append(throw)
-        return out
-
-    def patterns(self, rules: PlayRules) -> list[Cards]:
-        """The style's pattern leads of the suit (``PlayRules.pattern_leads``), cached."""
-        if self._patterns is None:
-            self._patterns = rules.pattern_leads(self.cards, self.ctx)
-            self.has_patterns = bool(self._patterns)
-        return self._patterns
-
 
 _ONE = tuple((card,) for card in ALL_CARDS)
 
@@ -703,15 +775,16 @@ _ONE = tuple((card,) for card in ALL_CARDS)
 # as the seat's hand changes (a global cache of every suit ever built held thousands of
 # objects the collector walked, and timed a third slower).
 _SEAT_SUITS: dict[tuple[int, int],
-                  tuple[Cards, TrumpContext, int, dict[int, _SuitLeads]]] = {}
+                  tuple[Cards, TrumpContext, int, dict[int, _Suit]]] = {}
 _SEAT_SUITS_ENTRIES = 1024
-_NO_SUITS: dict[int, _SuitLeads] = {}
+_NO_SUITS: dict[int, _Suit] = {}
 
 
 def forget() -> None:
     """Empty this module's caches (for benchmarks that must start cold)."""
     _SEAT_SUITS.clear()
     _FLAT.clear()
+    _KINDS.clear()
 
 
 def sure_throws(cards: Sequence[Card], others: Holding, ctx: TrumpContext, max_width: int

@@ -21,7 +21,7 @@ from engine.errors import EngineError
 from engine.game import Dealing, Game, HandOver, MatchOver, Playing, play_rules_for
 from engine.legal import (
     _in_candidate_order,
-    _SuitLeads,
+    _suit,
     _units_of,
     _Unseen,
     constructive_follow,
@@ -397,10 +397,10 @@ def test_the_greedy_decompose_is_the_reference(case: tuple[list[Card], TrumpCont
 @settings(max_examples=300)
 def test_a_suit_lists_the_units_and_components_the_general_functions_find(
         case: tuple[list[Card], TrumpContext, int]) -> None:
-    """``_SuitLeads``' short paths (a suit of singles; of idents held once or twice, no
+    """``_suit``'s short paths (a suit of singles; of idents held once or twice, no
     two of a strength) against the general ``_units_of`` and ``decompose``."""
     cards, ctx, width = case
-    suit = _SuitLeads(tuple(cards), ctx, width)
+    suit = _suit(cards, ctx, width)
     singles = [(c,) for c in sorted(dict.fromkeys(cards), key=lambda c: -ctx.strength[c.index])]
     by_ident: dict[int, list[Card]] = {}
     for card in cards:
@@ -437,7 +437,7 @@ def test_components_together_decompose_into_themselves(
 @given(st.data())
 @settings(max_examples=300)
 def test_a_suits_sure_throws_are_the_references(data: st.DataObject) -> None:
-    """``_SuitLeads.sure_throws`` (its shortcuts: no components worked out where two cannot
+    """``_Suit.sure_throws`` (its shortcuts: no components worked out where two cannot
     be sure, ``_Unseen.tops``) against the reference, many decks foremost."""
     name = data.draw(st.sampled_from(["four-decks", "four-decks", "titanic", "classic",
                                       "red-black"]))
@@ -456,8 +456,42 @@ def test_a_suits_sure_throws_are_the_references(data: st.DataObject) -> None:
     unseen = _Unseen(seen, rules.decks, ctx)
     others = holding_of([c for c in ALL_CARDS if ctx.eff[c.index] == suit
                          for _ in range(rules.decks - seen[c.index])], ctx)
-    found = _SuitLeads(tuple(cards), ctx, rules.max_width).sure_throws(unseen, suit)
+    found = _suit(cards, ctx, rules.max_width).sure_throws(unseen, suit)
     assert found == reference_sure_throws(cards, others, ctx, rules.max_width)
+
+
+@given(st.data())
+@settings(max_examples=200)
+def test_a_suit_of_singles_is_told_beaten_by_an_unseen_card_above_its_second(
+        data: st.DataObject) -> None:
+    """``beaten_by`` (the listing's shortcut past a suit's sure throws): the strongest card
+    the seat has not seen where it beats the second single; a card handed down from the
+    suit's earlier cards only where it is stronger than the second."""
+    rules = RULESETS[data.draw(st.sampled_from(["classic", "four-decks", "titanic",
+                                                "one-deck"]))]
+    ctx = trump_context(data.draw(st.sampled_from(rules.level_ranks)),
+                        data.draw(st.sampled_from([None, *rules.suits.side_suits])),
+                        frozenset(rules.permanent_trumps), rules.suits)
+    suit = data.draw(st.sampled_from(sorted(set(ctx.eff))))
+    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit]
+    cards = data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=12, unique=True))
+    seen = [int(c in cards) + data.draw(st.integers(0, rules.decks - int(c in cards)))
+            if ctx.eff[c.index] == suit else rules.decks for c in ALL_CARDS]
+    strength = ctx.strength
+    second = sorted(strength[c.index] for c in cards)[-2]
+    above = [c.index for c in pool if seen[c.index] < rules.decks and strength[c.index] > second]
+    leads = _suit(cards, ctx, rules.max_width)
+    throws = leads.sure_throws(_Unseen(seen, rules.decks, ctx), suit)
+    if above:
+        assert throws == []
+        assert leads.beaten_by in above
+        assert strength[leads.beaten_by] == max(strength[i] for i in above)
+    else:
+        assert leads.beaten_by is None
+    card = data.draw(st.sampled_from(pool))
+    fresh = _suit(cards, ctx, rules.max_width)
+    fresh.may_be_beaten_by(card.index)
+    assert (fresh.beaten_by == card.index) == (strength[card.index] > second)
 
 
 @given(st.data())
