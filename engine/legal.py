@@ -464,10 +464,10 @@ class _Suit:
 
     __slots__ = ("_patterns", "_throws", "beaten_by", "cards", "ctx", "has_patterns", "leads")
 
-    def __init__(self, cards: list[Card], ctx: TrumpContext) -> None:
+    def __init__(self, cards: list[Card], ctx: TrumpContext, leads: list[Cards]) -> None:
         self.cards = cards
         self.ctx = ctx
-        self.leads: list[Cards] = []
+        self.leads = leads
         self._throws: dict[tuple[int, ...], list[Cards]] | None = None  # made when first kept
         self._patterns: list[Cards] | None = None
         self.has_patterns = True  # until ``patterns`` finds none
@@ -523,7 +523,9 @@ def _suit(cards: list[Card], ctx: TrumpContext, max_width: int) -> _Suit:
     # comprehension is cheaper than one of two maps)
     if len(set(cards) if ctx.ident_is_card else {ctx.ident[card.index] for card in cards}
            ) == len(cards):
-        return _SuitOfSingles(cards, ctx)
+        # no two identical cards: only singles, strongest first, the cards' order on a tie
+        return _SuitOfSingles(cards, ctx, [_ONE[card.index] for card in sorted(
+            cards, key=ctx.strongest_first.__getitem__)])
     return _SuitLeads(cards, ctx, max_width)
 
 
@@ -532,11 +534,6 @@ class _SuitOfSingles(_Suit):
     on a tie), are its leads and its components."""
 
     __slots__ = ()
-
-    def __init__(self, cards: list[Card], ctx: TrumpContext) -> None:
-        super().__init__(cards, ctx)
-        self.leads = [_ONE[card.index] for card in sorted(
-            cards, key=ctx.strongest_first.__getitem__)]
 
     def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
         # the strongest singles no unseen card beats
@@ -575,7 +572,7 @@ class _SuitLeads(_Suit):
     )
 
     def __init__(self, cards: list[Card], ctx: TrumpContext, max_width: int) -> None:
-        super().__init__(cards, ctx)
+        _Suit.__init__(self, cards, ctx, [])
         self.max_width = max_width
         self._parts: list[Unit] | None = None
         self._throw_parts: dict[tuple[int, ...], list[tuple[Cards, list[Unit]]]] | None = None
