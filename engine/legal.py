@@ -33,7 +33,7 @@ from itertools import combinations, filterfalse, product
 
 from engine.cards import ALL_CARDS, Card, Rank
 from engine.errors import EngineError
-from engine.game import Dealing, Game, Playing, remove_cards
+from engine.game import Dealing, Game, MatchState, Playing, remove_cards
 from engine.order import TRUMP, TrumpContext
 from engine.plays import FOLLOW_BUDGET, Lead, PlayRules
 from engine.rules import DeclarationStyle
@@ -110,13 +110,14 @@ def _add_seen_off_hand(phase: Playing, seat: int, counts: list[int]) -> None:
 
 def legal_plays(game: Game, seat: int) -> list[Cards]:
     """Legal plays for ``seat`` now (empty when it is not the seat's turn to play)."""
-    phase = game.state.phase  # (the state's: the ``Game`` properties cost a call each)
+    state = game.state  # (the state's: the ``Game`` properties cost a call each)
+    phase = state.phase
     if not isinstance(phase, Playing) or phase.turn != seat:
         return []
-    hand = phase.hands[seat]
-    if phase.trick.lead is None:
-        return legal_leads(game, seat)
-    return legal_follows(game, phase.trick.lead, hand, phase.ctx)
+    lead = phase.trick.lead
+    if lead is None:
+        return _leads(state, phase, seat)
+    return legal_follows(game, lead, phase.hands[seat], phase.ctx)
 
 
 # -- leads ------------------------------------------------------------------------------
@@ -183,9 +184,12 @@ def _distinct_units(order: list[int], by_ident: dict[int, list[Card]], strength:
 
 
 def legal_leads(game: Game, seat: int) -> list[Cards]:
-    state = game.state
-    phase = state.phase
+    phase = game.state.phase
     assert isinstance(phase, Playing)
+    return _leads(game.state, phase, seat)
+
+
+def _leads(state: MatchState, phase: Playing, seat: int) -> list[Cards]:
     ctx = phase.ctx
     rules = state.play_rules
     width = rules.lead_width
@@ -207,7 +211,8 @@ def legal_leads(game: Game, seat: int) -> list[Cards]:
                 by_suit[eff[i]] = [card]
             else:
                 same.append(card)
-        _add_seen_off_hand(phase, seat, seen)
+        if phase.taker == seat or phase.trick.plays:
+            _add_seen_off_hand(phase, seat, seen)
     else:
         by_suit = _by_suit(hand, ctx)
     out: list[Cards] = []
