@@ -44,6 +44,7 @@ from engine.shapes import (
     decompose,
     decompose_distinct,
     decompose_greedy,
+    grouped,
     multisets,
     n_of_a_kind,
     strength_runs,
@@ -52,6 +53,7 @@ from engine.shapes import (
     unit_of,
     without,
 )
+from engine.values import derived
 
 Cards = tuple[Card, ...]
 
@@ -121,18 +123,6 @@ def legal_plays(game: Game, seat: int) -> list[Cards]:
 
 
 # -- leads ------------------------------------------------------------------------------
-
-def _by_suit(hand: Sequence[Card], ctx: TrumpContext) -> dict[int, list[Card]]:
-    out: dict[int, list[Card]] = {}
-    eff = ctx.eff
-    for card in hand:
-        suit = out.get(eff[card.index])
-        if suit is None:
-            out[eff[card.index]] = [card]
-        else:
-            suit.append(card)
-    return out
-
 
 def _units_of(by_ident: dict[int, list[Card]], ctx: TrumpContext, max_width: int
               ) -> list[Cards]:
@@ -214,7 +204,7 @@ def _leads(state: MatchState, phase: Playing, seat: int) -> list[Cards]:
         if phase.taker == seat or phase.trick.plays:
             _add_seen_off_hand(phase, seat, seen)
     else:
-        by_suit = _by_suit(hand, ctx)
+        by_suit = grouped(hand, ctx.eff)
     out: list[Cards] = []
     # The seat's suits as its last lead listing of this hand left them (the hand's kitty,
     # held by the entry, tells the hand); a suit that lost no card since is reused.
@@ -415,52 +405,47 @@ class _Unseen:
 Flat = dict[int, tuple[tuple[int, int], ...]]
 Paired = dict[int, tuple[tuple[int, int, int], ...]]
 
-# By context (the entry holds it, so its id stays unique), each suit's ident groups
+# By context (``derived``), each suit's ident groups
 # strongest first, for the scans of what is unseen (one step a group, no tier loop or
 # group to open): where every card is its own ident, as (strength, card index); else,
 # where no group has more than two cards (red-black: a rank of a colour), as (strength,
 # card index, the other card's index or ``_NO_CARD`` past the counts' end); else None.
-_FLAT: dict[int, tuple[TrumpContext, Flat | None, Paired | None]] = {}
+_FLAT: dict[int, tuple[TrumpContext, tuple[Flat | None, Paired | None]]] = {}
 _NO_CARD = len(ALL_CARDS)
 
 
 def _flat_tiers(ctx: TrumpContext) -> tuple[Flat | None, Paired | None]:
-    entry = _FLAT.get(id(ctx))
-    if entry is None or entry[0] is not ctx:
-        if len(_FLAT) >= 64:
-            _FLAT.clear()
-        groups = {suit: [(s, group) for s in range(len(tiers) - 1, -1, -1)
-                         for group in tiers[s]]
-                  for suit, tiers in ctx.ident_tiers.items()}
-        flat: Flat | None = None
-        paired: Paired | None = None
-        if ctx.ident_is_card:
-            flat = {suit: tuple((s, group[0]) for s, group in steps)
-                    for suit, steps in groups.items()}
-        elif all(len(group) <= 2 for steps in groups.values() for _, group in steps):
-            paired = {suit: tuple((s, group[0], group[1] if len(group) == 2 else _NO_CARD)
+    return derived(ctx, _FLAT, _make_flat_tiers)
+
+
+def _make_flat_tiers(ctx: TrumpContext) -> tuple[Flat | None, Paired | None]:
+    groups = {suit: [(s, group) for s in range(len(tiers) - 1, -1, -1) for group in tiers[s]]
+              for suit, tiers in ctx.ident_tiers.items()}
+    if ctx.ident_is_card:
+        return {suit: tuple((s, group[0]) for s, group in steps)
+                for suit, steps in groups.items()}, None
+    if all(len(group) <= 2 for steps in groups.values() for _, group in steps):
+        return None, {suit: tuple((s, group[0], group[1] if len(group) == 2 else _NO_CARD)
                                   for s, group in steps)
                       for suit, steps in groups.items()}
-        entry = _FLAT[id(ctx)] = (ctx, flat, paired)
-    return entry[1], entry[2]
+    return None, None
 
 
-# By context (held by the entry), each ident's single and pair (``n_of_a_kind``'s shared
+# By context (``derived``), each ident's single and pair (``n_of_a_kind``'s shared
 # units), read by index where a suit is built: a cached call each cost more than the
 # rest of a suit's components.
-_KINDS: dict[int, tuple[TrumpContext, tuple[Unit, ...], tuple[Unit, ...]]] = {}
+_KINDS: dict[int, tuple[TrumpContext, tuple[tuple[Unit, ...], tuple[Unit, ...]]]] = {}
 
 
 def _kinds(ctx: TrumpContext) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
-    entry = _KINDS.get(id(ctx))
-    if entry is None or entry[0] is not ctx:
-        if len(_KINDS) >= 64:
-            _KINDS.clear()
-        strength = ctx.strength
-        singles, pairs = (tuple(n_of_a_kind(width, i, s) for i, s in enumerate(strength))
-                          for width in (1, 2))
-        entry = _KINDS[id(ctx)] = (ctx, singles, pairs)
-    return entry[1], entry[2]
+    return derived(ctx, _KINDS, _make_kinds)
+
+
+def _make_kinds(ctx: TrumpContext) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    strength = ctx.strength
+    singles, pairs = (tuple(n_of_a_kind(width, i, s) for i, s in enumerate(strength))
+                      for width in (1, 2))
+    return singles, pairs
 
 
 class _Suit:
@@ -586,16 +571,8 @@ class _SuitLeads(_Suit):
         self._by_ident: dict[int, list[Card]] | None = None
         self._order: list[int] | None = None
         self.choice_free = True
-        ident = ctx.ident
         strength = ctx.strength
-        by_ident: dict[int, list[Card]] = {}
-        for card in cards:
-            key = ident[card.index]
-            same = by_ident.get(key)
-            if same is None:
-                by_ident[key] = [card]
-            else:
-                same.append(card)
+        by_ident = grouped(cards, ctx.ident)
         suit_order = ctx.distinct_idents[ctx.eff[cards[0].index]]
         if suit_order is not None:  # (a filter in C: cheaper than a sort with a key)
             order = list(filter(by_ident.__contains__, suit_order))

@@ -23,12 +23,14 @@ from engine.shapes import (
     Obligation,
     Unit,
     as_multiset,
+    copies_of,
     deciding_strength,
     decompose,
     fill_units,
     first_shortfall,
     follow_amounts,
     follow_value,
+    grouped,
     holding_of,
     multisets,
     multisets_meeting,
@@ -38,6 +40,7 @@ from engine.shapes import (
     unbeatable_by,
     without,
 )
+from engine.values import derived
 
 #: A comparable strength of a play in a trick: (is trump, tier, deciding strength).
 PlayKey = tuple[int, int, int]
@@ -418,7 +421,7 @@ class ClassicPlay(PlayRules):
             alike = 1
             base = tuple(sorted(led, key=lowness(ctx).__getitem__)[:n])
         elif ctx.ident_is_card:  # (the copies of each card counted once for all three)
-            copies = _copies(led)
+            copies = copies_of(led)
             whole = _whole_kind_follows(n, copies, ctx)
             if whole is not None:
                 return whole
@@ -526,23 +529,15 @@ def _pair_follows(led: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
     cards (``constructive_follow``'s), then every other two cards; the others as
     ``multisets`` lists them (by index, highest first)."""
     ident, strength = ctx.ident, ctx.strength
-    by_ident: dict[int, list[Card]] = {}
-    for card in led:
-        same = by_ident.get(ident[card.index])
-        if same is None:
-            by_ident[ident[card.index]] = [card]
-        else:
-            same.append(card)
+    by_ident = grouped(led, ident)
     pairs = [key for key, same in by_ident.items() if len(same) >= 2]
     if not pairs:
-        base = tuple(sorted(led, key=lambda c: (strength[c.index], c.points))[:2])
-        base_key = as_multiset(base)
-        return [base] + [cards for cards in multisets(led, 2, FOLLOW_BUDGET) if cards != base_key]
+        base = tuple(sorted(led, key=lowness(ctx).__getitem__)[:2])
+        return [base, *without(multisets(led, 2, FOLLOW_BUDGET), as_multiset(base))]
     key = max(pairs, key=lambda k: (strength[k], -k))  # (every ident held twice at most)
     base = tuple(by_ident[key][:2])
-    base_key = as_multiset(base)
-    return [base] + [(a, b) for a, b in combinations(sorted(led, key=lambda c: -c.index), 2)
-                     if ident[a.index] == ident[b.index] and (a, b) != base_key]
+    return [base, *without([(a, b) for a, b in combinations(as_multiset(led), 2)
+                            if ident[a.index] == ident[b.index]], as_multiset(base))]
 
 
 def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
@@ -552,7 +547,7 @@ def _whole_runs(led: Sequence[Card], width: int, length: int, ctx: TrumpContext
     ``length`` consecutive strengths of cards held ``width`` times (each ident one card,
     a strength may have several: off-suit level cards), in candidate order
     (``multisets``: by index, highest first, compared card by card)."""
-    copies = _copies(led)
+    copies = copies_of(led)
     strength = ctx.strength
     by_strength: dict[int, list[Card]] = {}
     for card, count in copies.items():
@@ -596,7 +591,7 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
     ``fill_units``' choice), then the lowest other cards (``copies``: of each card in
     ``led``, if counted already)."""
     if copies is None:
-        copies = _copies(led)
+        copies = copies_of(led)
     alike = min(max(copies.values()), n)
     pool = list(led)
     chosen: list[Card] = []
@@ -611,31 +606,20 @@ def _kind_follow(n: int, led: Sequence[Card], ctx: TrumpContext,
     return tuple(chosen + sorted(pool, key=lowness(ctx).__getitem__)[:n - len(chosen)])
 
 
-def _copies(cards: Sequence[Card]) -> dict[Card, int]:
-    """How many of each card (``Counter``'s count, without its own Python steps: dearer
-    for the few cards of a follow)."""
-    copies: dict[Card, int] = {}
-    for card in cards:
-        copies[card] = copies.get(card, 0) + 1
-    return copies
-
-
-# By context (the entry holds it, so its id stays unique): each card's lowness, its
-# strength then its points, as one int (points < 16), for sorts keyed in C.
+# By context: each card's lowness, its strength then its points, as one int (points <
+# 16), for sorts keyed in C.
 _LOWNESS: dict[int, tuple[TrumpContext, dict[Card, int]]] = {}
 
 
 def lowness(ctx: TrumpContext) -> dict[Card, int]:
     """A card's sort key, lowest first, by (strength, points): a follow's lowest cards
     (the same order as that tuple, so the same ties, kept in place by a stable sort)."""
-    entry = _LOWNESS.get(id(ctx))
-    if entry is None or entry[0] is not ctx:
-        if len(_LOWNESS) >= 64:
-            _LOWNESS.clear()
-        strength = ctx.strength
-        entry = _LOWNESS[id(ctx)] = (ctx, {card: strength[card.index] * 16 + card.points
-                                           for card in ALL_CARDS})
-    return entry[1]
+    return derived(ctx, _LOWNESS, _lowness)
+
+
+def _lowness(ctx: TrumpContext) -> dict[Card, int]:
+    strength = ctx.strength
+    return {card: strength[card.index] * 16 + card.points for card in ALL_CARDS}
 
 
 def most_alike(cards: Sequence[Card], ctx: TrumpContext, cap: int) -> int:

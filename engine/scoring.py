@@ -15,6 +15,7 @@ from engine.cards import Card, Rank
 from engine.order import SuitSystem
 from engine.rules import Finish, KittyMultiplier, LevelTable, Ruleset
 from engine.teams import Formation
+from engine.values import derived
 
 DEFENDERS, ATTACKERS, NOBODY = "defenders", "attackers", "none"
 _INF = 10**9
@@ -65,20 +66,14 @@ def _steps(step: int, defend_rows: list[tuple[int, int, int]], *, take_over_row:
     return Table(tuple(rows), step)
 
 
-# Level tables by ruleset (held by the entry, so that its id stays its own): every hand's
-# scoring reads one, and building it (rows, checked) cost as much as the rest of a
-# hand's level change.
+# Level tables by ruleset: every hand's scoring reads one, and building it (rows,
+# checked) cost as much as the rest of a hand's level change.
 _TABLES: dict[int, tuple[Ruleset, Table]] = {}
 
 
 def level_table(rules: Ruleset) -> Table:
     """The level table of a ruleset (RULES §2 "Level change", §3, §4), made once."""
-    entry = _TABLES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        entry = _TABLES[id(rules)] = (rules, _level_table(rules))
-    return entry[1]
+    return derived(rules, _TABLES, _level_table)
 
 
 def _level_table(rules: Ruleset) -> Table:

@@ -586,6 +586,28 @@ def take_out(cards: list[Card], taken: Iterable[Card]) -> None:
         cards.remove(card)
 
 
+def copies_of(cards: Iterable[Card]) -> dict[Card, int]:
+    """How many of each card, in the order first met (``Counter``'s count, without its
+    own Python steps: dearer for the few cards of a play)."""
+    copies: dict[Card, int] = {}
+    for card in cards:
+        copies[card] = copies.get(card, 0) + 1
+    return copies
+
+
+def grouped(cards: Iterable[Card], key: Sequence[int]) -> dict[int, list[Card]]:
+    """``cards`` by ``key[card.index]`` (``ctx.eff``: by suit; ``ctx.ident``: by ident),
+    each group in the cards' order."""
+    out: dict[int, list[Card]] = {}
+    for card in cards:
+        same = out.get(key[card.index])
+        if same is None:
+            out[key[card.index]] = [card]
+        else:
+            same.append(card)
+    return out
+
+
 def as_multiset(cards: Sequence[Card]) -> tuple[Card, ...]:
     """``cards`` written as :func:`multisets` writes a multiset: by index, highest first."""
     return tuple(sorted(cards, key=card_index, reverse=True))
@@ -598,9 +620,7 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
     ident is one card, the follows whose one owed line is ``kinds`` n-of-a-kind of
     ``width`` (at least 2), as ``follow_amounts`` counts them."""
     ordered = sorted(cards, key=card_index, reverse=True)
-    copies: dict[Card, int] = {}
-    for card in ordered:
-        copies[card] = copies.get(card, 0) + 1
+    copies = copies_of(ordered)
     if kinds == 1 and width == n:  # the play is its kind
         return [(card,) * n for card, count in copies.items() if count >= n]
     distinct = list(copies)
@@ -768,9 +788,7 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
         both = due + owed[first + 1]
         decided = not any(owed[first + 2:])
     ordered = sorted(cards, key=card_index, reverse=True)
-    copies: dict[Card, int] = {}
-    for card in ordered:
-        copies[card] = copies.get(card, 0) + 1
+    copies = copies_of(ordered)
     distinct = list(copies)
     counts = list(copies.values())
     counted = limit is not None and comb(len(ordered), n) > limit  # can the limit be met?
@@ -848,9 +866,7 @@ def multisets_of_groups(cards: Sequence[Card], n: int, width: int, limit: int | 
     if n % width or limit == 0:
         return []
     ordered = sorted(cards, key=card_index, reverse=True)
-    copies: dict[Card, int] = {}
-    for card in ordered:
-        copies[card] = copies.get(card, 0) + 1
+    copies = copies_of(ordered)
     groups = [card for card, count in copies.items() for _ in range(count // width)]
     plays = [tuple(card for card in chosen for _ in range(width))
              for chosen in multisets(groups, n // width)]

@@ -13,9 +13,11 @@ packing the keyword arguments is some 40% of an ``evolve``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 V = TypeVar("V")
+K = TypeVar("K")
 
 _new = object.__new__
 _set = object.__setattr__
@@ -33,3 +35,16 @@ def evolve(old: V, **changes: Any) -> V:
     made = _new(type(old))
     _set(made, "__dict__", {**old.__dict__, **changes})
     return made
+
+
+def derived(owner: K, table: dict[int, tuple[K, V]], make: Callable[[K], V]) -> V:
+    """``make(owner)`` for an immutable ``owner`` (a trump context, a ruleset), made once
+    and kept in ``table`` by the owner's identity: a look-up by id, not by a hash of its
+    fields. The entry holds the owner, so that its id stays its own; the table is emptied
+    past 64 owners."""
+    entry = table.get(id(owner))
+    if entry is None or entry[0] is not owner:
+        if len(table) >= 64:
+            table.clear()
+        entry = table[id(owner)] = (owner, make(owner))
+    return entry[1]

@@ -38,7 +38,6 @@ from engine.plays import (
     ClassicPlay,
     Lead,
     PlayRules,
-    _copies,
     fill_structure,
     lowness,
     trick_winner,
@@ -49,6 +48,7 @@ from engine.shapes import (
     Unit,
     _match,
     _take_run,
+    copies_of,
     decompose,
     decompose_greedy,
     distinct_strengths,
@@ -1046,7 +1046,7 @@ def test_cards_sorted_by_lowness_are_sorted_by_strength_then_points(
     cards = data.draw(st.permutations(cards + data.draw(st.lists(st.sampled_from(ALL_CARDS)))))
     assert sorted(cards, key=lowness(ctx).__getitem__) == sorted(
         cards, key=lambda c: (ctx.strength[c.index], c.points))
-    assert _copies(cards) == Counter(cards)
+    assert copies_of(cards) == Counter(cards)
 
 
 @given(st.integers(1, 4), st.integers(1, 6), st.integers(0, 20),
