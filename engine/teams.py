@@ -139,10 +139,20 @@ def reveal(sides: Sides, calls: tuple[FriendCall, ...], seat: int, cards: Sequen
            ) -> tuple[Sides, tuple[FriendCall, ...], list[tuple[FriendCall, bool]]]:
     """The sides and calls after ``seat`` played ``cards``, and the calls this play
     answered, each with whether it made a new friend."""
+    pending = False
+    for call in calls:
+        if call.by is None:
+            if call.card in cards:
+                break
+            pending = True
+    else:  # (most plays: no called card; the calls and sides are kept, not rebuilt)
+        if pending or sides.settled or not calls:
+            return sides, calls, []
+        return sides.settle(), calls, []
     answered: list[tuple[FriendCall, bool]] = []
     out = []
     for call in calls:
-        n = 0 if call.done else sum(1 for c in cards if c == call.card)
+        n = 0 if call.done else cards.count(call.card)
         if not n:
             out.append(call)
             continue

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from engine.cards import Rank, Suit, parse_cards
+from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
 from engine.order import trump_context
 from engine.rules import ruleset
 from engine.shapes import decompose
-from engine.teams import Formation, Seating
+from engine.teams import Formation, FriendCall, Seating, Sides, reveal
 
 
 @pytest.mark.parametrize(("cards", "max_width", "shapes"), [
@@ -48,3 +50,56 @@ def test_called_friends_start_unknown_and_become_public() -> None:
 def test_bid_sides_the_bidder_alone() -> None:
     sides = ruleset("three-bid").seating.sides(1)
     assert sides.defenders == {1} and sides.attackers == {0, 2} and sides.settled
+
+
+_FEW = ALL_CARDS[:4]  # (calls and plays drawn from a few cards, so that they meet)
+
+
+_Case = tuple[Sides, tuple[FriendCall, ...], int, tuple[Card, ...]]
+
+
+@st.composite
+def _calls_and_a_play(draw: st.DrawFn) -> _Case:
+    players = 5
+    sides = Seating(players, Formation.CALLED, individual_levels=True, friends=2).sides(0)
+    calls = []
+    for _ in range(draw(st.integers(0, 2))):
+        copy = draw(st.integers(1, 3))
+        seen = draw(st.integers(0, copy))
+        by = draw(st.integers(0, players - 1)) if seen == copy else None
+        calls.append(FriendCall(draw(st.sampled_from(_FEW)), copy, seen, by))
+    for call in calls:
+        if call.by is not None and call.by != 0:
+            sides = sides.with_friend(call.by)
+    if calls and all(call.done for call in calls) and draw(st.booleans()):
+        sides = sides.settle()
+    play = tuple(draw(st.lists(st.sampled_from(_FEW), min_size=1, max_size=4)))
+    return sides, tuple(calls), draw(st.integers(0, players - 1)), play
+
+
+@given(_calls_and_a_play())
+def test_reveal_counts_the_called_copies_each_play_makes_known(case: _Case) -> None:
+    """RULES §5: the ``copy``-th card called, played, makes its player a friend (a new one
+    unless already a defender); once every call is answered the sides are settled. Plays
+    that answer nothing keep the calls and sides as they were."""
+    sides, calls, seat, play = case
+    new_sides, new_calls, answered = reveal(sides, calls, seat, play)
+    defenders = set(sides.defenders)
+    made_known = []
+    for before, after in zip(calls, new_calls, strict=True):
+        assert (after.card, after.copy) == (before.card, before.copy)
+        if before.done:
+            assert after == before
+            continue
+        seen = before.seen + play.count(before.card)
+        if seen < before.copy:
+            assert after == FriendCall(before.card, before.copy, seen)
+            continue
+        assert after == FriendCall(before.card, before.copy, seen, seat)
+        made_known.append((after, seat not in defenders))
+        defenders.add(seat)
+    assert answered == made_known
+    assert new_sides.defenders == defenders
+    assert new_sides.settled == (sides.settled or (bool(calls) and all(c.done for c in new_calls)))
+    if not made_known and all(c == n for c, n in zip(calls, new_calls, strict=True)):
+        assert new_calls is calls  # (nothing answered: kept, not rebuilt a play)
