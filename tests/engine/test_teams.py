@@ -53,8 +53,6 @@ def test_bid_sides_the_bidder_alone() -> None:
 
 
 _FEW = ALL_CARDS[:4]  # (calls and plays drawn from a few cards, so that they meet)
-
-
 _Case = tuple[Sides, tuple[FriendCall, ...], int, tuple[Card, ...]]
 
 
@@ -102,4 +100,4 @@ def test_reveal_counts_the_called_copies_each_play_makes_known(case: _Case) -> N
     assert new_sides.defenders == defenders
     assert new_sides.settled == (sides.settled or (bool(calls) and all(c.done for c in new_calls)))
     if not made_known and all(c == n for c, n in zip(calls, new_calls, strict=True)):
-        assert new_calls is calls  # (nothing answered: kept, not rebuilt a play)
+        assert new_calls is calls  # (nothing changed: the calls are kept, not rebuilt)
