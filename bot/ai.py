@@ -19,10 +19,11 @@ import random
 from bot.table_data import after_hand_default
 from engine.actions import Action, Declare, Play
 from engine.ai import AiPool, choose, choose_cards
-from engine.cards import Card, card_index
+from engine.cards import Card
 from engine.errors import EngineError
 from engine.game import Dealing, Game, Playing, apply
 from engine.legal import check_play
+from engine.shapes import as_multiset
 from engine.simulate import random_action
 from engine.views import seat_view
 
@@ -79,6 +80,9 @@ def rank_plays(game: Game, seat: int, plays: list[tuple[Card, ...]]) -> list[tup
     player's choice for this seat first (from the seat's own view), then the rest."""
     if not plays or not isinstance(game.phase, Playing):
         return plays
-    best = sorted(choose_cards(seat_view(game, seat), "easy", 0), key=card_index)
-    first = [p for p in plays if sorted(p, key=card_index) == best]
-    return first + [p for p in plays if sorted(p, key=card_index) != best]
+    best = as_multiset(choose_cards(seat_view(game, seat), "easy", 0))
+    first: list[tuple[Card, ...]] = []
+    rest: list[tuple[Card, ...]] = []
+    for play in plays:
+        (first if as_multiset(play) == best else rest).append(play)
+    return first + rest

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from heapq import nsmallest
 from itertools import combinations, filterfalse, product
 
@@ -864,16 +865,10 @@ def _in_candidate_order(follows: list[Cards], led: Sequence[Card]) -> list[Cards
 
 # -- declarations ---------------------------------------------------------------------
 
-_DECLARABLE: dict[Rank, frozenset[Card]] = {}
-
-
+@cache
 def _declarable(level: Rank) -> frozenset[Card]:
     """The cards a declaration of ``level`` is made of: the jokers and the level cards."""
-    found = _DECLARABLE.get(level)
-    if found is None:
-        found = _DECLARABLE[level] = frozenset(
-            c for c in ALL_CARDS if c.suit is None or c.rank == level)
-    return found
+    return frozenset(c for c in ALL_CARDS if c.suit is None or c.rank == level)
 
 
 def legal_declarations(game: Game, seat: int) -> list[Cards]:

@@ -628,9 +628,9 @@ def multisets_with_kinds(cards: Sequence[Card], n: int, width: int, kinds: int =
     if kinds == 1 and n == width + 1:  # (a triple followed with pairs: the commonest)
         return _one_kind_and_one(distinct, counts, width)
     if kinds == 1:
-        grouped = [i for i, count in enumerate(counts) if count >= width]
-        if len(grouped) <= 1:  # (a tractor followed by a seat with one pair: the commonest)
-            return _the_one_group_and_any(ordered, distinct, counts, grouped, n, width)
+        wide = [i for i, count in enumerate(counts) if count >= width]
+        if len(wide) <= 1:  # (a tractor followed by a seat with one pair: the commonest)
+            return _the_one_group_and_any(ordered, distinct, counts, wide, n, width)
     size = len(distinct)
     after = [0] * (size + 1)  # cards from i on
     kinds_after = [0] * (size + 1)  # groups of ``width`` the cards from i on make
@@ -666,7 +666,7 @@ def _one_kind_and_one(distinct: list[Card], counts: list[int], width: int
     first card, as many of it as can be taken first; a play takes all ``width + 1`` of
     it, ``width`` of it and any later card, or one of it and a later group."""
     n = width + 1
-    grouped = [(j, card) for j, card in enumerate(distinct) if counts[j] >= width]
+    wide = [(j, card) for j, card in enumerate(distinct) if counts[j] >= width]
     out: list[tuple[Card, ...]] = []
     for i, card in enumerate(distinct):
         count = counts[i]
@@ -675,19 +675,19 @@ def _one_kind_and_one(distinct: list[Card], counts: list[int], width: int
         if count >= width:
             group = (card,) * width
             out += [(*group, other) for other in distinct[i + 1:]]
-        out += [(card, *(other,) * width) for j, other in grouped if j > i]
+        out += [(card, *(other,) * width) for j, other in wide if j > i]
     return out
 
 
 def _the_one_group_and_any(ordered: list[Card], distinct: list[Card], counts: list[int],
-                           grouped: list[int], n: int, width: int) -> list[tuple[Card, ...]]:
-    """``multisets_with_kinds`` of one group where at most one card (``grouped``: its
+                           wide: list[int], n: int, width: int) -> list[tuple[Card, ...]]:
+    """``multisets_with_kinds`` of one group where at most one card (``wide``: its
     place in ``distinct``) is held ``width`` times or more: that group and any ``n -
     width`` of the other cards, in the order of those others' multisets (the group adds
     the same to each play, so the plays keep its order), the group written in place."""
-    if not grouped:
+    if not wide:
         return []
-    i = grouped[0]
+    i = wide[0]
     kind = distinct[i]
     at = sum(counts[:i])  # the card's first copy in ``ordered`` (highest index first)
     group = (kind,) * width

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.ai import EngineDeciders
+from bot.ai import EngineDeciders, rank_plays
 from bot.errors import BotError
 from bot.store import Store
 from bot.table_data import HOSTED_PRESETS, Table, TableSettings, after_hand_default
@@ -32,7 +32,7 @@ from engine.actions import (
     action_from_dict,
     action_to_dict,
 )
-from engine.ai import AiPool
+from engine.ai import AiPool, choose_cards
 from engine.game import (
     Bidding,
     CallingFriends,
@@ -40,11 +40,15 @@ from engine.game import (
     HandOver,
     MatchOver,
     NamingTrump,
+    Playing,
     Transferring,
     apply,
 )
+from engine.legal import legal_plays
 from engine.rules import PRESETS, ruleset
+from engine.shapes import as_multiset
 from engine.simulate import random_action
+from engine.views import seat_view
 from tests.bot.backends import Backend
 from tests.bot.deciders import RandomDeciders
 from tests.bot.test_tables import Recorder
@@ -75,6 +79,29 @@ async def _wait(predicate: Callable[[], bool], timeout: float = 60.0) -> None:
     while not predicate():
         assert loop.time() < end, "timed out"
         await asyncio.sleep(0.01)
+
+
+def test_the_hand_panel_lists_the_heuristic_choice_first_and_every_play() -> None:
+    """``rank_plays``: the plays the heuristic player would make (as multisets) first, the
+    others after in the listing's order; nothing added or dropped."""
+    ranked_first = 0
+    for seed in range(4):
+        game = Game(ruleset("classic"), seed)
+        rng = random.Random(seed)
+        while not isinstance(game.phase, (HandOver, MatchOver)):
+            phase = game.phase
+            if isinstance(phase, Playing):
+                seat = phase.turn
+                plays = legal_plays(game, seat)
+                best = as_multiset(choose_cards(seat_view(game, seat), "easy", 0))
+                chosen = [p for p in plays if as_multiset(p) == best]
+                ranked = rank_plays(game, seat, plays)
+                assert ranked == chosen + [p for p in plays if p not in chosen]
+                ranked_first += bool(chosen) and plays[0] not in chosen
+            action = random_action(game, rng)
+            assert action is not None
+            game.apply(action)
+    assert ranked_first  # (the choice was moved up at least once, not found first already)
 
 
 def test_every_preset_the_engine_plays_is_hosted() -> None:
