@@ -247,8 +247,8 @@ def _leads(state: MatchState, phase: Playing, seat: int) -> list[Cards]:
 class _Unseen:
     """The cards one seat has not seen, asked per suit as the leads need them."""
 
-    __slots__ = ("_flat", "_holdings", "_paired", "_paired_seen", "_scans", "_tops", "ctx",
-                 "decks", "seen")
+    __slots__ = ("_flat", "_holdings", "_paired", "_paired_seen", "_tops", "ctx", "decks",
+                 "seen")
 
     def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
         self.seen = seen
@@ -257,73 +257,31 @@ class _Unseen:
         self._flat, self._paired = _flat_tiers(ctx)
         # (``seen`` and, past its end, a group's missing second card: seen ``decks`` times)
         self._paired_seen = seen + [decks] if self._paired is not None else seen
-        # by width and suit (``width * 8 + suit``: an int key, no tuple to build or hash)
-        self._scans: dict[int, tuple[int, int]] = {}  # -> (found, scanned to)
         self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
         self._tops: dict[int, list[int]] = {}
 
-    def stronger(self, suit: int, width: int, top: int) -> bool:
-        """Is an unseen n-of-a-kind of ``width`` stronger than ``top``? (Scans the suit
-        from its strongest cards down, only as far as the questions need.)"""
-        key = width * 8 + suit
-        if self._flat is not None:
-            flat = self._flat[suit]
-            found, at = self._scans.get(key, (-1, 0))  # (``at``: the next card to scan)
-            if found < 0:
-                seen, decks = self.seen, self.decks
-                for s, i in flat[at:]:
-                    if s <= top:
-                        break
-                    if decks - seen[i] >= width:
-                        found = s
-                        break
-                    at += 1
-                self._scans[key] = (found, at)
-            return found > top
-        if self._paired is not None:  # ``_flat``'s scan, an ident group a step
-            paired = self._paired[suit]
-            found, at = self._scans.get(key, (-1, 0))
-            if found < 0:
-                seen, both = self._paired_seen, 2 * self.decks
-                for s, i, j in paired[at:]:
-                    if s <= top:
-                        break
-                    if both - seen[i] - seen[j] >= width:
-                        found = s
-                        break
-                    at += 1
-                self._scans[key] = (found, at)
-            return found > top
-        tiers = self.ctx.ident_tiers[suit]
-        found, low = self._scans.get(key, (-1, len(tiers)))
-        if found < 0 and low > top + 1:
-            seen, decks = self.seen, self.decks
-            s = low - 1
-            while s > top and found < 0:
-                for group in tiers[s]:
-                    n = decks - seen[group[0]] if len(group) == 1 else \
-                        sum(decks - seen[i] for i in group)
-                    if n >= width:
-                        found = s
-                        break
-                s -= 1
-            self._scans[key] = (found, s + 1)
-        return found > top
-
-    def strongest_single(self, suit: int) -> int | None:
-        """Where each card is its own ident, after ``stronger(suit, 1, top)`` found one:
-        the card index of the strongest card of the suit the seat has not seen (else
-        None)."""
-        if self._flat is None:
-            return None
-        found, at = self._scans[8 + suit]
-        return self._flat[suit][at][1] if found >= 0 else None
+    def strongest(self, suit: int, floor: int) -> tuple[int, int | None]:
+        """The strength of the strongest card of the suit the seat has not seen where it
+        is above ``floor`` (else -1), and, where each card is its own ident, that card's
+        index (else None). (A suit of singles asks it once: the scan stops at its
+        weakest single.)"""
+        flat = self._flat
+        if flat is None:
+            top = self.tops(suit, 1)[1]
+            return (top if top > floor else -1), None
+        seen, decks = self.seen, self.decks
+        for s, i in flat[suit]:
+            if s <= floor:
+                break
+            if seen[i] < decks:
+                return s, i
+        return -1, None
 
     def tops(self, suit: int, widest: int) -> list[int]:
         """By width up to ``widest``, the strength of the strongest unseen n-of-a-kind of
-        the suit (-1: none): ``stronger(suit, width, top)`` is ``tops[width] > top``.
-        (One scan of the suit, down to where the widest is found: for a suit whose
-        every card is asked about.)"""
+        the suit (-1: none): an unseen n-of-a-kind of ``width`` beats a kind of strength
+        ``top`` where ``tops[width] > top``. (One scan of the suit, down to where the
+        widest is found: for a suit whose every card is asked about.)"""
         found = self._tops.get(suit)
         if found is None or len(found) <= widest:
             seen, decks = self.seen, self.decks
@@ -528,16 +486,15 @@ class _SuitOfSingles(_Suit):
 
     def sure_throws(self, unseen: _Unseen, suit: int) -> list[Cards]:
         # the strongest singles no unseen card beats
-        strength = self.ctx.strength
-        if unseen.stronger(suit, 1, strength[self.leads[1][0].index]):
-            self.beaten_by = unseen.strongest_single(suit)
+        leads, strength = self.leads, self.ctx.strength
+        top, card = unseen.strongest(suit, strength[leads[-1][0].index])
+        if top > strength[leads[1][0].index]:
+            self.beaten_by = card
             return []  # the second strongest is beaten, and so is every other
-        sure = [0, 1]
-        for i in range(2, len(self.leads)):
-            if unseen.stronger(suit, 1, strength[self.leads[i][0].index]):
-                break
-            sure.append(i)
-        return self._kept_throws(tuple(sure), self.leads)
+        sure = 2
+        while sure < len(leads) and top <= strength[leads[sure][0].index]:
+            sure += 1
+        return self._kept_throws(tuple(range(sure)), leads)
 
     def may_be_beaten_by(self, card: int) -> None:
         if len(self.leads) > 1:

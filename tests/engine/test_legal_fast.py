@@ -499,8 +499,9 @@ def test_a_suit_of_singles_is_told_beaten_by_an_unseen_card_above_its_second(
 def test_the_flat_scans_of_what_is_unseen_are_the_tier_scans(data: st.DataObject) -> None:
     """``_Unseen``'s scans card by card (where each card is its own ident) or ident group
     by group (red-black) against its scans by tier and ident group (the old path),
-    questions in any order; an unseen tractor above a tractor against ``unbeatable_by``
-    on the unseen holding."""
+    questions in any order (the strongest unseen card above a floor: also the card, one
+    the seat has not seen); an unseen tractor above a tractor against ``unbeatable_by`` on
+    the unseen holding."""
     rules = RULESETS[data.draw(st.sampled_from(["four-decks", "titanic", "classic",
                                                 "red-black"]))]
     ctx = trump_context(data.draw(st.sampled_from(rules.level_ranks)),
@@ -517,9 +518,13 @@ def test_the_flat_scans_of_what_is_unseen_are_the_tier_scans(data: st.DataObject
             widest = data.draw(st.integers(1, most))
             assert flat.tops(suit, widest) == tiers.tops(suit, widest)
         else:
-            width = data.draw(st.integers(1, most))
-            top = data.draw(st.integers(-1, len(ctx.ident_tiers[suit])))
-            assert flat.stronger(suit, width, top) == tiers.stronger(suit, width, top)
+            floor = data.draw(st.integers(-1, len(ctx.ident_tiers[suit])))
+            top, card = flat.strongest(suit, floor)
+            assert top == tiers.strongest(suit, floor)[0] == \
+                (tiers.tops(suit, 1)[1] if tiers.tops(suit, 1)[1] > floor else -1)
+            if ctx.ident_is_card and top >= 0:
+                assert card is not None and ctx.strength[card] == top
+                assert seen[card] < rules.decks and ctx.eff[card] == suit
         assert flat.holding(suit) == tiers.holding(suit)
         levels = len(ctx.ident_tiers[suit])
         if levels >= 2:
