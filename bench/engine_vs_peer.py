@@ -34,6 +34,13 @@ leads as above and times ``--listings`` of them after the warm-up's, in a fresh 
 the two sides taking turns for ``--rounds`` rounds; it prints the medians and the ratio.
 Run: .venv/bin/python bench/engine_vs_peer.py --peer "$TMPDIR/peer/server" --listing
 [--listings 1000 --warmup 3 --rounds 7]
+
+``--listing --interleave`` times both sides in one process instead, taking turns every
+``--chunk`` listings (about a millisecond), so that the machine's speed, which moves from
+second to second here, is the same for both; ``--passes`` times over the recorded
+listings, in each of ``--rounds`` fresh processes. Run: .venv/bin/python
+bench/engine_vs_peer.py --peer "$TMPDIR/peer/server" --listing --interleave
+[--listings 3000 --warmup 3 --rounds 10 --passes 3 --chunk 50]
 """
 
 from __future__ import annotations
@@ -143,11 +150,14 @@ def ours_listings(listings: int, total: int, warmup: int, preset: str,
     return clock() - start
 
 
-def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: int,
-                  seed: int = 12345, clock: Callable[[], float] = time.process_time) -> float:
-    """``ours_listings`` for the peer: its driver's random hands (``--enum rules``, its
-    seed) replayed through the peer's public functions, and its driver's lead listing
-    (nested in the driver's ``main``, so written out here; its multisets are the driver's)."""
+def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 12345
+               ) -> tuple[list[tuple[list[str], object]], int, Callable[..., Any],
+                          Callable[[], None]]:
+    """The peer's side of ``ours_leads``: its driver's random hands (``--enum rules``, its
+    seed) replayed through the peer's public functions, recording the hand and ordering
+    at each lead; with how many the warm-up gave, the driver's lead listing (nested in
+    the driver's ``main``, so written out here; its multisets are the driver's) and a
+    function that forgets the memos the listings leave."""
     multiset_combos = _script(driver, "bench_peer").multiset_combos
     sys.path.insert(0, root)
     from shengji.engine import cards as cards_mod  # type: ignore[import-not-found]
@@ -219,9 +229,20 @@ def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: in
                 plays = follows(rnd)
             rnd.play(seat, list(rng.choice(plays)))
         game.finish_round()
-    for _, o in positions:  # forget the memos the hands left (``ordering._trcache``, ...)
-        for name in ("_trcache", "_dcache"):
-            vars(o).pop(name, None)
+
+    def forget() -> None:  # the memos the hands left (``ordering._trcache``, ...)
+        for _, o in positions:
+            for name in ("_trcache", "_dcache"):
+                vars(o).pop(name, None)
+
+    forget()
+    return positions[:warm + total], warm, leads, forget
+
+
+def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: int,
+                  seed: int = 12345, clock: Callable[[], float] = time.process_time) -> float:
+    """``ours_listings`` for the peer (``peer_leads``)."""
+    positions, warm, leads, _ = peer_leads(root, driver, total, warmup, seed)
     gc.freeze()
     for hand, o in positions[:warm]:
         leads(hand, o)
@@ -229,6 +250,37 @@ def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: in
     for hand, o in positions[warm:warm + listings]:
         leads(hand, o)
     return clock() - start
+
+
+def both_listings(root: str, driver: Path, listings: int, warmup: int, passes: int,
+                  chunk: int, preset: str, clock: Callable[[], float] = time.process_time
+                  ) -> dict[str, float]:
+    """Both sides' recorded lead listings in one process, taking turns every ``chunk``
+    listings (which side goes first alternates), so that both run at the machine's speed
+    of the same millisecond: ``passes`` times, each from forgotten caches warmed by the
+    warm-up's listings. Returns each side's µs a listing over all passes."""
+    ours, our_warm = ours_leads(warmup, listings, preset)
+    theirs, their_warm, peer_lead, peer_forget = peer_leads(root, driver, listings, warmup)
+    gc.freeze()
+    took = {"ours": 0.0, "peer": 0.0}
+    for _ in range(passes):
+        legal.forget()
+        peer_forget()
+        for game, seat in ours[:our_warm]:
+            legal.legal_plays(game, seat)
+        for hand, o in theirs[:their_warm]:
+            peer_lead(hand, o)
+        for n, at in enumerate(range(0, listings, chunk)):
+            for side in (("ours", "peer") if n % 2 == 0 else ("peer", "ours")):
+                start = clock()
+                if side == "ours":
+                    for game, seat in ours[our_warm + at:our_warm + at + chunk]:
+                        legal.legal_plays(game, seat)
+                else:
+                    for hand, o in theirs[their_warm + at:their_warm + at + chunk]:
+                        peer_lead(hand, o)
+                took[side] += clock() - start
+    return {side: t / (passes * listings) * 1e6 for side, t in took.items()}
 
 
 def instructions(command: list[str], env: dict[str, str] | None = None) -> int:
@@ -310,6 +362,28 @@ def timed_listing(args: argparse.Namespace) -> None:
           f"{statistics.median(ratios):.2f}x, {min(ratios):.2f}x to {max(ratios):.2f}x)")
 
 
+def interleaved_listing(args: argparse.Namespace) -> None:
+    """``--listing --interleave``: ``both_listings`` in ``--rounds`` fresh processes (each
+    with its own hash seed and memory layout, which move either side by some percent);
+    each process's ratio, and their median."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--side", "both-listing",
+               "--preset", args.preset, "--warmup", str(args.warmup), "--peer", args.peer,
+               "--driver", str(args.driver), "--listings", str(args.listings),
+               "--passes", str(args.passes), "--chunk", str(args.chunk), "--clock", args.clock]
+    print(f"{'process':>7} {'ours µs':>8} {'peer µs':>8} {'ours / peer':>11}")
+    ratios = []
+    for n in range(1, args.rounds + 1):
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        found = json.loads(out.strip().splitlines()[-1])
+        ratios.append(found["peer"] / found["ours"])
+        print(f"{n:7} {found['ours']:8.1f} {found['peer']:8.1f} {ratios[-1]:10.2f}x", flush=True)
+    print(f"\n{args.rounds} processes, each {args.passes} passes of {args.listings} listings a "
+          f"side after {args.warmup} hands' leads, the sides taking turns every {args.chunk} "
+          f"listings, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
+    print(f"  ours ({args.preset}) / peer (classic): median {statistics.median(ratios):.2f}x as "
+          f"fast a lead listing ({min(ratios):.2f}x to {max(ratios):.2f}x)")
+
+
 def peer(root: str, driver: Path, hands: int, warmup: int, clock: str) -> dict[str, float]:
     out = subprocess.run(
         [sys.executable, "-c", PEER_WITH_CLOCK.format(CLOCKS[clock].__name__),
@@ -339,7 +413,14 @@ def main() -> None:
                              "--callgrind counted)")
     parser.add_argument("--listings", type=int, default=200,
                         help="with --listing: lead listings per side (and twice as many)")
-    parser.add_argument("--side", choices=("ours", "ours-hands", "ours-listing", "peer-listing"),
+    parser.add_argument("--interleave", action="store_true",
+                        help="with --listing: both sides in one process, taking turns")
+    parser.add_argument("--passes", type=int, default=3,
+                        help="with --interleave: passes over the listings a process")
+    parser.add_argument("--chunk", type=int, default=50,
+                        help="with --interleave: listings a side before the other's turn")
+    parser.add_argument("--side", choices=("ours", "ours-hands", "ours-listing", "peer-listing",
+                                           "both-listing"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--total", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -353,6 +434,11 @@ def main() -> None:
                                  clock=clock)
         print(json.dumps({"us": took / args.listings * 1e6}))
         return
+    if args.side == "both-listing":
+        print(json.dumps(both_listings(args.peer, args.driver, args.listings, args.warmup,
+                                       args.passes, args.chunk, args.preset,
+                                       CLOCKS[args.clock])))
+        return
     if args.side == "ours":  # one round of ours, in its own process
         print(json.dumps(ours(args.hands, args.warmup, args.preset, args.clock)))
         return
@@ -365,7 +451,10 @@ def main() -> None:
         callgrind(args)
         return
     if args.listing:
-        timed_listing(args)
+        if args.interleave:
+            interleaved_listing(args)
+        else:
+            timed_listing(args)
         return
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours",
           "--hands", str(args.hands), "--warmup", str(args.warmup), "--preset", args.preset,
