@@ -210,7 +210,7 @@ def _leads(state: MatchState, phase: Playing, seat: int) -> list[Cards]:
     # The seat's suits as its last lead listing of this hand left them (the hand's kitty,
     # held by the entry, tells the hand); a suit that lost no card since is reused.
     kitty = phase.kitty
-    seat_key = (id(kitty), seat)
+    seat_key = id(kitty) * 8 + seat  # (``_SEAT_SUITS``' key)
     kept = _SEAT_SUITS.get(seat_key)
     last = kept[3] if kept is not None and kept[0] is kitty and kept[1] is ctx and \
         kept[2] == width else _NO_SUITS
@@ -247,8 +247,7 @@ def _leads(state: MatchState, phase: Playing, seat: int) -> list[Cards]:
 class _Unseen:
     """The cards one seat has not seen, asked per suit as the leads need them."""
 
-    __slots__ = ("_flat", "_holdings", "_paired", "_paired_seen", "_tops", "ctx", "decks",
-                 "seen")
+    __slots__ = ("_flat", "_holdings", "_paired", "_paired_seen", "ctx", "decks", "seen")
 
     def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
         self.seen = seen
@@ -258,7 +257,6 @@ class _Unseen:
         # (``seen`` and, past its end, a group's missing second card: seen ``decks`` times)
         self._paired_seen = seen + [decks] if self._paired is not None else seen
         self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
-        self._tops: dict[int, list[int]] = {}
 
     def strongest(self, suit: int, floor: int) -> tuple[int, int | None]:
         """The strength of the strongest card of the suit the seat has not seen where it
@@ -281,46 +279,41 @@ class _Unseen:
         """By width up to ``widest``, the strength of the strongest unseen n-of-a-kind of
         the suit (-1: none): an unseen n-of-a-kind of ``width`` beats a kind of strength
         ``top`` where ``tops[width] > top``. (One scan of the suit, down to where the
-        widest is found: for a suit whose every card is asked about.)"""
-        found = self._tops.get(suit)
-        if found is None or len(found) <= widest:
-            seen, decks = self.seen, self.decks
-            found = [-1] * (widest + 1)
-            width = 1  # the narrowest not yet found
-            if self._flat is not None:
-                for s, i in self._flat[suit]:
-                    n = decks - seen[i]
-                    if n >= width:
-                        while width <= n and width <= widest:
-                            found[width] = s
-                            width += 1
-                        if width > widest:
-                            break
-                self._tops[suit] = found
-                return found
-            if self._paired is not None:
-                seen, both = self._paired_seen, 2 * decks
-                for s, i, j in self._paired[suit]:
-                    n = both - seen[i] - seen[j]
-                    if n >= width:
-                        while width <= n and width <= widest:
-                            found[width] = s
-                            width += 1
-                        if width > widest:
-                            break
-                self._tops[suit] = found
-                return found
-            tiers = self.ctx.ident_tiers[suit]
-            for s in range(len(tiers) - 1, -1, -1):
-                for group in tiers[s]:
-                    n = decks - seen[group[0]] if len(group) == 1 else \
-                        sum(decks - seen[i] for i in group)
+        widest is found; a listing asks each suit once, so nothing is kept.)"""
+        seen, decks = self.seen, self.decks
+        found = [-1] * (widest + 1)
+        width = 1  # the narrowest not yet found
+        if self._flat is not None:
+            for s, i in self._flat[suit]:
+                n = decks - seen[i]
+                if n >= width:
                     while width <= n and width <= widest:
                         found[width] = s
                         width += 1
-                if width > widest:
-                    break
-            self._tops[suit] = found
+                    if width > widest:
+                        break
+            return found
+        if self._paired is not None:
+            seen, both = self._paired_seen, 2 * decks
+            for s, i, j in self._paired[suit]:
+                n = both - seen[i] - seen[j]
+                if n >= width:
+                    while width <= n and width <= widest:
+                        found[width] = s
+                        width += 1
+                    if width > widest:
+                        break
+            return found
+        tiers = self.ctx.ident_tiers[suit]
+        for s in range(len(tiers) - 1, -1, -1):
+            for group in tiers[s]:
+                n = decks - seen[group[0]] if len(group) == 1 else \
+                    sum(decks - seen[i] for i in group)
+                while width <= n and width <= widest:
+                    found[width] = s
+                    width += 1
+            if width > widest:
+                break
         return found
 
     def beats_tractor(self, suit: int, unit: Unit) -> bool:
@@ -559,11 +552,28 @@ class _SuitLeads(_Suit):
         once or twice (most suits with pairs): both from its runs of pairs, found once
         (``_distinct_units`` and ``decompose_distinct`` are the oracles). The components
         are worked out at once: each such suit has its throws asked."""
-        pairs = [key for key in order if len(by_ident[key]) == 2]
-        kinds = [tuple(by_ident[key]) for key in pairs]
+        single_of, pair_of = _kinds(self.ctx)
+        pairs: list[int] = []
+        kinds: list[Cards] = []
+        single_parts: list[Unit] = []
+        single_cards: list[Cards] = []
+        runs: list[list[int]] = []  # the pairs cut into runs of consecutive strengths
+        below = -1  # the strength just below the last pair's
+        for key in order:
+            same = by_ident[key]
+            if len(same) == 2:
+                if strength[key] == below:
+                    runs[-1].append(key)
+                else:
+                    runs.append([key])
+                below = strength[key] - 1
+                pairs.append(key)
+                kinds.append(tuple(same))
+            else:
+                single_parts.append(single_of[key])
+                single_cards.append(_ONE[same[0].index])
         leads = self.leads
         leads += kinds
-        runs = strength_runs(pairs, strength)
         parts: list[Unit] = []
         part_cards: list[Cards] = []
         if len(runs) < len(pairs):  # tractors: by length, then strongest first
@@ -577,20 +587,14 @@ class _SuitLeads(_Suit):
                     break
                 parts.append(unit_of(2, len(run), strength[run[0]], tuple(run)))
                 part_cards.append(tuple(c for key in run for c in of_pair[key]))
-        single_of, pair_of = _kinds(self.ctx)
         first = 0  # the run's first pair in ``kinds``
         for run in runs:
             if len(run) == 1:
                 parts.append(pair_of[run[0]])
                 part_cards.append(kinds[first])
             first += len(run)
-        for key in order:
-            same = by_ident[key]
-            if len(same) == 1:
-                parts.append(single_of[key])
-                part_cards.append(_ONE[same[0].index])
-        self._parts = parts
-        self._part_cards = part_cards
+        self._parts = parts + single_parts
+        self._part_cards = part_cards + single_cards
 
     def _components(self) -> list[Unit]:
         """The components of a suit with identical cards (``decompose``), worked out when
@@ -706,12 +710,13 @@ class _SuitLeads(_Suit):
 
 _ONE = tuple((card,) for card in ALL_CARDS)
 
-# By the hand's kitty (held by the entry, so its id stays unique) and seat: the hand's
+# By the hand's kitty (held by the entry, so its id stays unique) and seat, as one int
+# (``id(kitty) * 8 + seat``: fewer than eight seats, and no tuple to build): the hand's
 # context, the lead width and the seat's suits at its last lead listing. Kept per seat,
 # not per suit of cards, so that what is kept is only what may be asked again, replaced
 # as the seat's hand changes (a global cache of every suit ever built held thousands of
 # objects the collector walked, and timed a third slower).
-_SEAT_SUITS: dict[tuple[int, int],
+_SEAT_SUITS: dict[int,
                   tuple[Cards, TrumpContext, int, dict[int, _Suit]]] = {}
 _SEAT_SUITS_ENTRIES = 1024
 _NO_SUITS: dict[int, _Suit] = {}
