@@ -557,16 +557,9 @@ class _SuitLeads(_Suit):
         kinds: list[Cards] = []
         single_parts: list[Unit] = []
         single_cards: list[Cards] = []
-        runs: list[list[int]] = []  # the pairs cut into runs of consecutive strengths
-        below = -1  # the strength just below the last pair's
         for key in order:
             same = by_ident[key]
             if len(same) == 2:
-                if strength[key] == below:
-                    runs[-1].append(key)
-                else:
-                    runs.append([key])
-                below = strength[key] - 1
                 pairs.append(key)
                 kinds.append(tuple(same))
             else:
@@ -574,6 +567,7 @@ class _SuitLeads(_Suit):
                 single_cards.append(_ONE[same[0].index])
         leads = self.leads
         leads += kinds
+        runs = strength_runs(pairs, strength)
         parts: list[Unit] = []
         part_cards: list[Cards] = []
         if len(runs) < len(pairs):  # tractors: by length, then strongest first
