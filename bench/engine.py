@@ -54,8 +54,11 @@ DEFAULT = ["classic", "changzhu", "one-deck", "red-black", "titanic", "four-deck
 def rules_of(spec: str) -> Ruleset:
     """``preset``, ``four-decks``, or ``preset:option=value,...``."""
     name, _, rest = spec.partition(":")
-    base, options = EXTRA.get(name, (name, {}))
-    options = {**options, **dict(item.split("=", 1) for item in rest.split(",") if item)}
+    base, preset_options = EXTRA.get(name, (name, {}))
+    options: dict[str, object] = {**preset_options}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        options[key] = value
     return ruleset(base, **options)
 
 

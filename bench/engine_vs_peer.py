@@ -41,6 +41,10 @@ second to second here, is the same for both; ``--passes`` times over the recorde
 listings, in each of ``--rounds`` fresh processes. Run: .venv/bin/python
 bench/engine_vs_peer.py --peer "$TMPDIR/peer/server" --listing --interleave
 [--listings 3000 --warmup 3 --rounds 10 --passes 3 --chunk 50]
+
+``--units-only``, with any ``--listing`` above, lists ours like for like: the plays the
+peer's listing gives (every single, n-of-a-kind and tractor of each suit), without our
+sure throws (``without_throws``).
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine import legal  # noqa: E402
 from engine.game import Game, HandOver, MatchOver, Playing  # noqa: E402
+from engine.plays import ClassicPlay  # noqa: E402
 from engine.rules import ruleset  # noqa: E402
 from engine.simulate import play_random_hand, random_action  # noqa: E402
 
@@ -111,10 +116,12 @@ def ours_hands(hands: int, warmup: int, preset: str) -> None:
         play_random_hand(Game(rules, seed), random.Random(seed))
 
 
-def ours_leads(warmup: int, count: int, preset: str) -> tuple[list[tuple[Game, int]], int]:
+def ours_leads(warmup: int, count: int, preset: str, units_only: bool = False
+               ) -> tuple[list[tuple[Game, int]], int]:
     """Every lead of our random hands (``ours_hands``' seeds): the game and the leader at
     each lead of the ``warmup`` hands, then of as many more hands as give ``count`` more;
-    and how many the warm-up gave."""
+    and how many the warm-up gave. ``units_only``: listed from then on without the sure
+    throws (``without_throws``)."""
     rules = _bench_engine().rules_of(preset)
     out: list[tuple[Game, int]] = []
     warm = 0
@@ -132,14 +139,36 @@ def ours_leads(warmup: int, count: int, preset: str) -> tuple[list[tuple[Game, i
             action = random_action(game, rng)
             assert action is not None
             game.apply(action)
-    return out[:warm + count], warm
+    out = out[:warm + count]
+    if units_only:
+        without_throws(out)
+    return out, warm
+
+
+def without_throws(leads: list[tuple[Game, int]]) -> None:
+    """Lists our leads without the sure throws for the rest of the process (the classic
+    play rules' ``throws`` switched off), as the peer's listing does: every single,
+    n-of-a-kind and tractor of each suit. Checks first that on each of ``leads`` that
+    listing is the full listing less its throws (else the script stops)."""
+    full = [legal.legal_plays(game, seat) for game, seat in leads]
+    ClassicPlay.throws = False
+    legal.forget()
+    for n, ((game, seat), plays) in enumerate(zip(leads, full, strict=True)):
+        state = game.state
+        assert isinstance(state.phase, Playing)
+        units = [p for p in plays if not state.play_rules.lead(p, state.phase.ctx).is_throw]
+        if legal.legal_plays(game, seat) != units:
+            sys.exit(f"recorded lead {n}: without throws, the listing is not the full one "
+                     "less its throws")
+    legal.forget()
 
 
 def ours_listings(listings: int, total: int, warmup: int, preset: str,
-                  clock: Callable[[], float] = time.process_time) -> float:
+                  clock: Callable[[], float] = time.process_time, units_only: bool = False
+                  ) -> float:
     """List the leads (``ours_leads``): the warm-up's, then ``listings`` of ``total``;
     returns the time those ``listings`` took (``clock``)."""
-    leads, warm = ours_leads(warmup, total, preset)
+    leads, warm = ours_leads(warmup, total, preset, units_only)
     legal.forget()  # as cold as a fresh process: warmed by these listings alone
     gc.freeze()  # the recorded games are no garbage: keep the collector off them
     for game, seat in leads[:warm]:
@@ -253,13 +282,13 @@ def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: in
 
 
 def both_listings(root: str, driver: Path, listings: int, warmup: int, passes: int,
-                  chunk: int, preset: str, clock: Callable[[], float] = time.process_time
-                  ) -> dict[str, float]:
+                  chunk: int, preset: str, clock: Callable[[], float] = time.process_time,
+                  units_only: bool = False) -> dict[str, float]:
     """Both sides' recorded lead listings in one process, taking turns every ``chunk``
     listings (which side goes first alternates), so that both run at the machine's speed
     of the same millisecond: ``passes`` times, each from forgotten caches warmed by the
     warm-up's listings. Returns each side's µs a listing over all passes."""
-    ours, our_warm = ours_leads(warmup, listings, preset)
+    ours, our_warm = ours_leads(warmup, listings, preset, units_only)
     theirs, their_warm, peer_lead, peer_forget = peer_leads(root, driver, listings, warmup)
     gc.freeze()
     took = {"ours": 0.0, "peer": 0.0}
@@ -305,13 +334,23 @@ def per_listing(command: list[str], listings: int) -> float:
 SAME_HASHES = {"PYTHONHASHSEED": "0"}
 
 
+def _units_only(args: argparse.Namespace) -> list[str]:
+    """``--units-only`` for a side's process, where given."""
+    return ["--units-only"] if args.units_only else []
+
+
+def _ours(args: argparse.Namespace) -> str:
+    """Our side's label in the results."""
+    return f"{args.preset}, without its sure throws" if args.units_only else args.preset
+
+
 def callgrind_listing(args: argparse.Namespace) -> None:
     common = ["--warmup", str(args.warmup), "--peer", args.peer, "--driver", str(args.driver)]
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-listing",
-          "--preset", args.preset, *common]
+          "--preset", args.preset, *common, *_units_only(args)]
     them = [sys.executable, str(Path(__file__).resolve()), "--side", "peer-listing", *common]
     mine = per_listing(me, args.listings)
-    print(f"ours ({args.preset}): {mine / 1e3:.1f} k instructions a lead listing", flush=True)
+    print(f"ours ({_ours(args)}): {mine / 1e3:.1f} k instructions a lead listing", flush=True)
     theirs = per_listing(them, args.listings)
     print(f"jerryyyu/shengji (classic): {theirs / 1e3:.1f} k instructions a lead listing")
     print(f"ours / peer: {theirs / mine:.2f}x as fast a lead listing, in instructions "
@@ -343,7 +382,7 @@ def timed_listing(args: argparse.Namespace) -> None:
     common = ["--warmup", str(args.warmup), "--peer", args.peer, "--driver", str(args.driver),
               "--listings", str(args.listings), "--clock", args.clock]
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-listing",
-          "--preset", args.preset, *common]
+          "--preset", args.preset, *common, *_units_only(args)]
     them = [sys.executable, str(Path(__file__).resolve()), "--side", "peer-listing", *common]
     found: dict[str, list[float]] = {"ours": [], "peer": []}
     print(f"{'round':>5} {'side':5} {'µs a lead listing':>18}")
@@ -356,7 +395,7 @@ def timed_listing(args: argparse.Namespace) -> None:
     ratios = [p / o for o, p in zip(found["ours"], found["peer"], strict=True)]
     print(f"\nmedians over {args.rounds} interleaved rounds of {args.listings} listings after "
           f"{args.warmup} hands' leads, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
-    print(f"  ours ({args.preset}): {mine:.1f} µs a lead listing; jerryyyu/shengji (classic): "
+    print(f"  ours ({_ours(args)}): {mine:.1f} µs a lead listing; jerryyyu/shengji (classic): "
           f"{theirs:.1f} µs")
     print(f"  ours / peer: {theirs / mine:.2f}x as fast a lead listing (round by round: median "
           f"{statistics.median(ratios):.2f}x, {min(ratios):.2f}x to {max(ratios):.2f}x)")
@@ -369,7 +408,8 @@ def interleaved_listing(args: argparse.Namespace) -> None:
     command = [sys.executable, str(Path(__file__).resolve()), "--side", "both-listing",
                "--preset", args.preset, "--warmup", str(args.warmup), "--peer", args.peer,
                "--driver", str(args.driver), "--listings", str(args.listings),
-               "--passes", str(args.passes), "--chunk", str(args.chunk), "--clock", args.clock]
+               "--passes", str(args.passes), "--chunk", str(args.chunk), "--clock", args.clock,
+               *_units_only(args)]
     print(f"{'process':>7} {'ours µs':>8} {'peer µs':>8} {'ours / peer':>11}")
     ratios = []
     for n in range(1, args.rounds + 1):
@@ -380,7 +420,7 @@ def interleaved_listing(args: argparse.Namespace) -> None:
     print(f"\n{args.rounds} processes, each {args.passes} passes of {args.listings} listings a "
           f"side after {args.warmup} hands' leads, the sides taking turns every {args.chunk} "
           f"listings, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
-    print(f"  ours ({args.preset}) / peer (classic): median {statistics.median(ratios):.2f}x as "
+    print(f"  ours ({_ours(args)}) / peer (classic): median {statistics.median(ratios):.2f}x as "
           f"fast a lead listing ({min(ratios):.2f}x to {max(ratios):.2f}x)")
 
 
@@ -413,6 +453,9 @@ def main() -> None:
                              "--callgrind counted)")
     parser.add_argument("--listings", type=int, default=200,
                         help="with --listing: lead listings per side (and twice as many)")
+    parser.add_argument("--units-only", action="store_true",
+                        help="with --listing: ours without its sure throws, the plays the "
+                             "peer's listing gives (every single, n-of-a-kind and tractor)")
     parser.add_argument("--interleave", action="store_true",
                         help="with --listing: both sides in one process, taking turns")
     parser.add_argument("--passes", type=int, default=3,
@@ -428,7 +471,8 @@ def main() -> None:
         total = args.total or 2 * args.listings
         clock = CLOCKS[args.clock]
         if args.side == "ours-listing":
-            took = ours_listings(args.listings, total, args.warmup, args.preset, clock)
+            took = ours_listings(args.listings, total, args.warmup, args.preset, clock,
+                                 args.units_only)
         else:
             took = peer_listings(args.peer, args.driver, args.listings, total, args.warmup,
                                  clock=clock)
@@ -437,7 +481,7 @@ def main() -> None:
     if args.side == "both-listing":
         print(json.dumps(both_listings(args.peer, args.driver, args.listings, args.warmup,
                                        args.passes, args.chunk, args.preset,
-                                       CLOCKS[args.clock])))
+                                       CLOCKS[args.clock], args.units_only)))
         return
     if args.side == "ours":  # one round of ours, in its own process
         print(json.dumps(ours(args.hands, args.warmup, args.preset, args.clock)))
