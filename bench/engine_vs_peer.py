@@ -61,6 +61,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -76,18 +77,20 @@ from engine.simulate import play_random_hand, random_action  # noqa: E402
 DRIVER = ROOT.parent / "shared" / "peer" / "bench_peer.py"
 
 
-def _script(path: Path, name: str) -> Any:
-    """A script's module, loaded by path."""
+def load_script(path: Path, name: str) -> Any:
+    """A script's (or a copy of a module's) module, loaded by path as ``name``."""
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # (a dataclass looks its module up)
     spec.loader.exec_module(module)
     return module
 
 
+@cache
 def _bench_engine() -> Any:
-    """bench/engine.py, whose measures these are."""
-    return _script(ROOT / "bench" / "engine.py", "bench_engine")
+    """bench/engine.py, whose measures these are (loaded once)."""
+    return load_script(ROOT / "bench" / "engine.py", "bench_engine")
 
 
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
@@ -187,7 +190,7 @@ def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 123
     at each lead; with how many the warm-up gave, the driver's lead listing (nested in
     the driver's ``main``, so written out here; its multisets are the driver's) and a
     function that forgets the memos the listings leave."""
-    multiset_combos = _script(driver, "bench_peer").multiset_combos
+    multiset_combos = load_script(driver, "bench_peer").multiset_combos
     sys.path.insert(0, root)
     from shengji.engine import cards as cards_mod  # type: ignore[import-not-found]
     from shengji.engine import combos
@@ -291,25 +294,36 @@ def both_listings(root: str, driver: Path, listings: int, warmup: int, passes: i
     ours, our_warm = ours_leads(warmup, listings, preset, units_only)
     theirs, their_warm, peer_lead, peer_forget = peer_leads(root, driver, listings, warmup)
     gc.freeze()
+
+    def list_ours(start: int, stop: int) -> None:
+        for game, seat in ours[our_warm + start:our_warm + stop]:
+            legal.legal_plays(game, seat)
+
+    def list_theirs(start: int, stop: int) -> None:
+        for hand, o in theirs[their_warm + start:their_warm + stop]:
+            peer_lead(hand, o)
+
     took = {"ours": 0.0, "peer": 0.0}
     for _ in range(passes):
         legal.forget()
         peer_forget()
-        for game, seat in ours[:our_warm]:
-            legal.legal_plays(game, seat)
-        for hand, o in theirs[:their_warm]:
-            peer_lead(hand, o)
-        for n, at in enumerate(range(0, listings, chunk)):
-            for side in (("ours", "peer") if n % 2 == 0 else ("peer", "ours")):
-                start = clock()
-                if side == "ours":
-                    for game, seat in ours[our_warm + at:our_warm + at + chunk]:
-                        legal.legal_plays(game, seat)
-                else:
-                    for hand, o in theirs[their_warm + at:their_warm + at + chunk]:
-                        peer_lead(hand, o)
-                took[side] += clock() - start
+        list_ours(-our_warm, 0)  # (the warm-up's listings)
+        list_theirs(-their_warm, 0)
+        take_turns({"ours": list_ours, "peer": list_theirs}, listings, chunk, took, 0, clock)
     return {side: t / (passes * listings) * 1e6 for side, t in took.items()}
+
+
+def take_turns(sides: dict[str, Callable[[int, int], None]], count: int, chunk: int,
+               took: dict[str, float], first: int, clock: Callable[[], float]) -> None:
+    """Two sides' listings ``0`` to ``count`` (each side lists ``start`` to ``stop``
+    when called), taking turns every ``chunk``: which goes first alternates, the other
+    one first where ``first`` is odd. Adds each side's time (``clock``) to ``took``."""
+    names = list(sides)
+    for k, start in enumerate(range(0, count, chunk)):
+        for name in (names if (k + first) % 2 == 0 else names[::-1]):
+            began = clock()
+            sides[name](start, min(start + chunk, count))
+            took[name] += clock() - began
 
 
 def instructions(command: list[str], env: dict[str, str] | None = None) -> int:

@@ -19,26 +19,20 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib.util
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from engine_vs_peer import load_script, ours_leads, take_turns  # noqa: E402
 
 from engine import legal  # noqa: E402
-
-
-def _load(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # (its dataclasses look their module up)
-    spec.loader.exec_module(module)
-    return module
 
 
 def main() -> None:
@@ -51,9 +45,8 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=9)
     parser.add_argument("--chunk", type=int, default=50)
     args = parser.parse_args()
-    changed = _load(args.variant.resolve(), "engine.legal_variant")
-    record = _load(ROOT / "bench" / "engine_vs_peer.py", "bench_engine_vs_peer")
-    leads, warm = record.ours_leads(args.warmup, args.listings, args.preset)
+    changed = load_script(args.variant.resolve(), "engine.legal_variant")
+    leads, warm = ours_leads(args.warmup, args.listings, args.preset)
     legal.forget()
     changed.forget()
     for n, (game, seat) in enumerate(leads):
@@ -63,6 +56,14 @@ def main() -> None:
     gc.freeze()  # the recorded games are no garbage: keep the collector off them
     timed = leads[warm:]
     sides = {"current": legal, "variant": changed}
+
+    def lister(module: ModuleType) -> Callable[[int, int], None]:
+        def list_leads(start: int, stop: int) -> None:
+            for game, seat in timed[start:stop]:
+                module.legal_plays(game, seat)
+        return list_leads
+
+    listers = {name: lister(module) for name, module in sides.items()}
     ratios = []
     print(f"{'pass':>4} {'current µs':>10} {'variant µs':>10} {'variant speed':>13}")
     for n in range(args.passes):
@@ -71,14 +72,7 @@ def main() -> None:
             module.forget()
             for game, seat in leads[:warm]:
                 module.legal_plays(game, seat)
-        for k, at in enumerate(range(0, len(timed), args.chunk)):
-            part = timed[at:at + args.chunk]
-            for name in (("current", "variant") if (k + n) % 2 == 0 else ("variant", "current")):
-                plays = sides[name].legal_plays
-                start = time.process_time()
-                for game, seat in part:
-                    plays(game, seat)
-                took[name] += time.process_time() - start
+        take_turns(listers, len(timed), args.chunk, took, n, time.process_time)
         ratios.append(took["current"] / took["variant"])
         print(f"{n + 1:4} {took['current'] / len(timed) * 1e6:10.2f} "
               f"{took['variant'] / len(timed) * 1e6:10.2f} {ratios[-1]:12.3f}x", flush=True)

@@ -705,7 +705,7 @@ class _SuitLeads(_Suit):
 _ONE = tuple((card,) for card in ALL_CARDS)
 
 # By the hand's kitty (held by the entry, so its id stays unique) and seat, as one int
-# (``id(kitty) * 8 + seat``: fewer than eight seats, and no tuple to build): the hand's
+# (``id(kitty) * 8 + seat``: a ruleset has 3 to 6 seats, and no tuple to build): the hand's
 # context, the lead width and the seat's suits at its last lead listing. Kept per seat,
 # not per suit of cards, so that what is kept is only what may be asked again, replaced
 # as the seat's hand changes (a global cache of every suit ever built held thousands of

@@ -141,7 +141,7 @@ def reveal(sides: Sides, calls: tuple[FriendCall, ...], seat: int, cards: Sequen
     answered, each with whether it made a new friend."""
     pending = False
     for call in calls:
-        if call.by is None:
+        if not call.done:
             if call.card in cards:
                 break
             pending = True
