@@ -1,7 +1,7 @@
 """Engine speed: full random hands per second, legal-play enumeration, play checks.
 
 Run: .venv/bin/python bench/engine.py [--hands N] [--rounds R]
-     [--preset NAME[:option=value,...] ...] [--callgrind [--warmup W]]
+     [--preset NAME[:option=value,...] ...] [--callgrind [--warmup W]] [--replay]
 Every hand is dealt card by card with random declarations, buried, played to the end
 with random legal plays through ``Game.apply`` (all validation on) and scored. The
 presets take turns, round after round, and each figure is the median over the rounds;
@@ -18,6 +18,13 @@ loaded machine): for each preset, ``--warmup`` + ``--hands`` and ``--warmup`` + 
 --hands`` hands in two processes (``PYTHONHASHSEED=0``), the difference over ``--hands``
 being a hand without the start-up; printed a hand, a card played (every seat's hand: the
 deal less the kitty) and against classic's card.
+
+``--replay`` (timed, or with ``--callgrind``) measures the engine alone: the same random
+hands are played first, untimed, and their actions are then applied again to a new game
+(``engine.record.replay``: ``Game.apply`` with every check), without the random player's
+choosing (its listing of every lead, its follows). Under ``--callgrind`` both processes
+play the same ``--warmup`` + ``2 * --hands`` hands first and replay ``--warmup`` +
+``--hands`` or ``--warmup`` + ``2 * --hands`` of them, so the difference is replays only.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.game import Game, Playing
 from engine.legal import check_play, legal_plays
+from engine.record import GameRecord, replay
 from engine.rules import Ruleset, ruleset
 from engine.simulate import play_random_hand, random_action
 
@@ -105,6 +113,33 @@ def enumeration_and_check(preset: str, hands: int) -> tuple[float, ...]:
             statistics.mean(options_at_lead), statistics.mean(hand_at_lead))
 
 
+def random_records(preset: str, seeds: list[int]) -> list[GameRecord]:
+    """The random hands of ``seeds`` (``play_hands``' hands), as records to replay."""
+    rules = rules_of(preset)
+    out = []
+    for seed in seeds:
+        actions = play_random_hand(Game(rules, seed), random.Random(seed))
+        out.append(GameRecord(seed, rules, tuple(actions)))
+    return out
+
+
+def replays_per_second(preset: str, hands: int) -> float:
+    """Random hands' actions applied again (``replay``), hands a second."""
+    records = random_records(preset, list(range(hands)))
+    start = CLOCK()
+    for record in records:
+        replay(record)
+    return hands / (CLOCK() - start)
+
+
+def replay_hands(preset: str, hands: int, recorded: int, warmup: int) -> None:
+    """What ``--callgrind --replay`` counts: the warm-up seeds' hands and ``recorded``
+    more played, then the warm-up's and the first ``hands`` of those replayed."""
+    records = random_records(preset, [*range(10**6, 10**6 + warmup), *range(recorded)])
+    for record in records[:warmup + hands]:
+        replay(record)
+
+
 def _cards_played(rules: Ruleset) -> int:
     """A hand's cards played: every seat's hand (the deal less the kitty)."""
     return rules.players * rules.hand_size
@@ -134,30 +169,49 @@ def instructions(command: list[str], env: dict[str, str] | None = SAME_HASHES) -
         return int(found.group(1))
 
 
-def per_hand(command: list[str], hands: int, env: dict[str, str] | None = SAME_HASHES
-             ) -> float:
-    """Instructions a hand: ``command`` with ``hands`` and twice as many, the difference."""
-    return (instructions([*command, "--hands", str(2 * hands)], env)
-            - instructions([*command, "--hands", str(hands)], env)) / hands
+def per_hand(command: list[str], hands: int, env: dict[str, str] | None = SAME_HASHES,
+             recorded: bool = False) -> float:
+    """Instructions a hand: ``command`` with ``hands`` and twice as many, the difference
+    (``recorded``: both having first played ``2 * hands`` hands to replay)."""
+    record = ["--recorded", str(2 * hands)] if recorded else []
+    return (instructions([*command, *record, "--hands", str(2 * hands)], env)
+            - instructions([*command, *record, "--hands", str(hands)], env)) / hands
 
 
-def callgrind(presets: list[str], hands: int, warmup: int) -> None:
+def callgrind(presets: list[str], hands: int, warmup: int, replays: bool = False) -> None:
     if shutil.which("valgrind") is None:
         sys.exit("--callgrind needs valgrind (apt-get install valgrind)")
     print(f"{'preset':28} {'M instr/hand':>12} {'cards played':>12} {'k instr/card':>12} "
           f"{'x classic/card':>14}", flush=True)
     classic = None
     for preset in presets:
-        me = [sys.executable, str(Path(__file__).resolve()), "--side", "hands",
-              "--warmup", str(warmup), "--preset", preset]
-        found = per_hand(me, hands)
+        me = [sys.executable, str(Path(__file__).resolve()), "--side",
+              "replays" if replays else "hands", "--warmup", str(warmup), "--preset", preset]
+        found = per_hand(me, hands, recorded=replays)
         cards = _cards_played(rules_of(preset))
         if preset == "classic":
             classic = found / cards
         ratio = f"{found / cards / classic:14.2f}" if classic else f"{'':14}"
         print(f"{preset:28} {found / 1e6:12.2f} {cards:12} {found / cards / 1e3:12.1f} {ratio}",
               flush=True)
-    print(f"({time.strftime('%Y-%m-%d')}, {hands} hands a preset after {warmup})")
+    what = "replays" if replays else "hands"
+    print(f"({time.strftime('%Y-%m-%d')}, {hands} {what} a preset after {warmup})")
+
+
+def timed_replays(presets: list[str], hands: int, rounds: int) -> None:
+    found: dict[str, list[float]] = {p: [] for p in presets}
+    for _ in range(rounds):
+        for preset in presets:
+            found[preset].append(replays_per_second(preset, hands))
+    print(f"{'preset':28} {'replays/s':>9} {'ms/hand':>8} {'µs/card':>8} {'x classic/card':>14}")
+    classic = None
+    for preset, rates in found.items():
+        rate = statistics.median(rates)
+        per_card = 1e6 / rate / _cards_played(rules_of(preset))
+        if preset == "classic":
+            classic = per_card
+        ratio = f"{per_card / classic:14.2f}" if classic else f"{'':14}"
+        print(f"{preset:28} {rate:9.0f} {1000 / rate:8.2f} {per_card:8.1f} {ratio}")
 
 
 def main() -> None:
@@ -170,14 +224,24 @@ def main() -> None:
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions a hand under callgrind instead of timing")
     parser.add_argument("--warmup", type=int, default=3, help="--callgrind's warm-up hands")
-    parser.add_argument("--side", choices=("hands",), help=argparse.SUPPRESS)
+    parser.add_argument("--replay", action="store_true",
+                        help="the engine alone: random hands' actions applied again")
+    parser.add_argument("--side", choices=("hands", "replays"), help=argparse.SUPPRESS)
+    parser.add_argument("--recorded", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.side == "hands":  # what --callgrind counts, in its own process
         for preset in args.preset:
             play_hands(preset, args.hands, args.warmup)
         return
+    if args.side == "replays":
+        for preset in args.preset:
+            replay_hands(preset, args.hands, args.recorded, args.warmup)
+        return
     if args.callgrind:
-        callgrind(args.preset, args.hands, args.warmup)
+        callgrind(args.preset, args.hands, args.warmup, args.replay)
+        return
+    if args.replay:
+        timed_replays(args.preset, args.hands, args.rounds)
         return
     found: dict[str, list[tuple[float, ...]]] = {p: [] for p in args.preset}
     for _ in range(args.rounds):
