@@ -170,10 +170,10 @@ def instructions(command: list[str], env: dict[str, str] | None = SAME_HASHES) -
 
 
 def per_hand(command: list[str], hands: int, env: dict[str, str] | None = SAME_HASHES,
-             recorded: bool = False) -> float:
+             replays: bool = False) -> float:
     """Instructions a hand: ``command`` with ``hands`` and twice as many, the difference
-    (``recorded``: both having first played ``2 * hands`` hands to replay)."""
-    record = ["--recorded", str(2 * hands)] if recorded else []
+    (``replays``: both having first played ``2 * hands`` hands to replay)."""
+    record = ["--recorded", str(2 * hands)] if replays else []
     return (instructions([*command, *record, "--hands", str(2 * hands)], env)
             - instructions([*command, *record, "--hands", str(hands)], env)) / hands
 
@@ -187,13 +187,12 @@ def callgrind(presets: list[str], hands: int, warmup: int, replays: bool = False
     for preset in presets:
         me = [sys.executable, str(Path(__file__).resolve()), "--side",
               "replays" if replays else "hands", "--warmup", str(warmup), "--preset", preset]
-        found = per_hand(me, hands, recorded=replays)
+        found = per_hand(me, hands, replays=replays)
         cards = _cards_played(rules_of(preset))
         if preset == "classic":
             classic = found / cards
-        ratio = f"{found / cards / classic:14.2f}" if classic else f"{'':14}"
-        print(f"{preset:28} {found / 1e6:12.2f} {cards:12} {found / cards / 1e3:12.1f} {ratio}",
-              flush=True)
+        print(f"{preset:28} {found / 1e6:12.2f} {cards:12} {found / cards / 1e3:12.1f} "
+              f"{_against(found / cards, classic)}", flush=True)
     what = "replays" if replays else "hands"
     print(f"({time.strftime('%Y-%m-%d')}, {hands} {what} a preset after {warmup})")
 
@@ -210,8 +209,13 @@ def timed_replays(presets: list[str], hands: int, rounds: int) -> None:
         per_card = 1e6 / rate / _cards_played(rules_of(preset))
         if preset == "classic":
             classic = per_card
-        ratio = f"{per_card / classic:14.2f}" if classic else f"{'':14}"
-        print(f"{preset:28} {rate:9.0f} {1000 / rate:8.2f} {per_card:8.1f} {ratio}")
+        print(f"{preset:28} {rate:9.0f} {1000 / rate:8.2f} {per_card:8.1f} "
+              f"{_against(per_card, classic)}")
+
+
+def _against(per_card: float, classic: float | None) -> str:
+    """The ``x classic/card`` column: blank until classic has been measured."""
+    return f"{per_card / classic:14.2f}" if classic else f"{'':14}"
 
 
 def main() -> None:
