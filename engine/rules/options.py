@@ -249,6 +249,8 @@ def default_kitty_size(players: int, decks: int, play: PlayStyle = PlayStyle.CLA
         return 4
     if (players, decks) in _KITTY_SIZES:
         return _KITTY_SIZES[players, decks]
+    if players < 1:  # (no deal to even out: the ruleset's checks refuse the count)
+        return 0
     # elsewhere the fewest cards (at least 4) that leave an even deal
     size = (54 * decks) % players
     while size < 4:

@@ -101,6 +101,30 @@ async def test_realistic_bad_inputs_are_refused_with_reasons(tmp_path: Path) -> 
     fake.assert_clean()
 
 
+async def test_a_player_count_below_one_is_refused_and_the_bot_goes_on(tmp_path: Path
+                                                                      ) -> None:
+    """Found by the fuzz test run long: ``players=-1`` typed as an option looped for ever
+    while the rules were built, on the event loop, so no server had an answer again."""
+    from tests.bot.harness import table_message
+
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice, bob = fake.add_user("Alice"), fake.add_user("Bob", manage_guild=True)
+        for count in ("-1", "0"):
+            ix = await fake.slash(alice, world.channel, "shengji", "create",
+                                  options=f"players={count}")
+            await answered(ix)
+            assert ix.message.ephemeral and "3 to 6 seats" in ix.message.content
+            ix = await fake.slash(bob, world.channel, "shengji", "settings",
+                                  options=f"players={count}")
+            await answered(ix)
+            assert ix.message.ephemeral and "3 to 6 seats" in ix.message.content
+        await create_and_start(world, alice)  # nothing was stored: the table opens as usual
+        await wait_until(lambda: "Alice" in table_message(world).content)
+        assert "Traceback" not in world.bot.output()
+    fake.assert_clean()
+
+
 async def test_forged_interactions_are_answered_and_change_nothing(tmp_path: Path) -> None:
     """Item 10: a guild that is not the channel's, wrong option types, out-of-range
     numbers, unknown custom ids: each gets a private answer."""

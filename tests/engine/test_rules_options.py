@@ -1,0 +1,72 @@
+"""Options typed by people (``/shengji create options:…``, a server's defaults) give a
+ruleset or a refusal, at once: a hang here would stop the whole bot, since the rules are
+built on its event loop."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import EngineError
+from engine.rules import PRESETS, Ruleset, ruleset
+
+#: Every option a person may name (``preset`` is the command's own choice).
+OPTIONS = [f.name for f in fields(Ruleset) if not f.name.startswith("_") and f.name != "preset"]
+
+
+def _within(seconds: float, build: Callable[[], Ruleset]) -> Ruleset | EngineError:
+    """``build()``'s ruleset or refusal; fails the test if it has not ended in ``seconds``
+    (run on a daemon thread, so that a loop that never ends fails instead of hanging)."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(build())
+        except EngineError as refusal:
+            outcome.append(refusal)
+        except Exception as other:  # (reported below, as the failure)
+            outcome.append(other)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert outcome, f"still building the ruleset after {seconds} s"
+    assert isinstance(outcome[0], (Ruleset, EngineError)), repr(outcome[0])
+    return outcome[0]
+
+
+@pytest.mark.parametrize("preset", ["classic", "find-friends", "three-bid", "changzhu"])
+@pytest.mark.parametrize("players", [0, -1, -6, "-1", " -3 ", -10**30, 10**30, 1, 2, 7])
+def test_a_player_count_out_of_range_is_refused_at_once(preset: str, players: object) -> None:
+    """Was: ``players=-1`` (or any count below one) looped for ever while the default
+    kitty was worked out, before the checks could refuse the count."""
+    refusal = _within(5, lambda: ruleset(preset, players=players))
+    assert isinstance(refusal, EngineError)
+    assert (refusal.code, refusal.params) == (
+        "bad_option", {"option": "players", "rule": "players_range"})
+
+
+VALUES = st.one_of(
+    st.integers(-10**30, 10**30), st.integers(-8, 8), st.booleans(), st.none(),
+    st.sampled_from(["", "x", "-1", "0", "3", "true", "none", "A", "K,A", "2,3,5", "called",
+                     "bid", "fixed", "red_black", "changzhu", "exponential", "auto", "1e3"]),
+    st.text(max_size=12), st.lists(st.sampled_from(["A", "K", "2", "J", "x"]), max_size=4),
+    st.floats(allow_nan=True))
+
+
+@given(preset=st.sampled_from(sorted(PRESETS)),
+       options=st.dictionaries(st.sampled_from(OPTIONS), VALUES, min_size=1, max_size=3))
+@settings(max_examples=300, deadline=None)
+def test_any_options_give_a_ruleset_or_a_refusal_at_once(preset: str,
+                                                        options: dict[str, Any]) -> None:
+    built = _within(5, lambda: ruleset(preset, **options))
+    if isinstance(built, Ruleset):  # a deal that comes out even, a card or more each
+        assert 3 <= built.players <= 6 and 1 <= built.decks <= 4
+        assert built.hand_size >= 1
+        assert built.players * built.hand_size + built.kitty_size == 54 * built.decks
