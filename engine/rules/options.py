@@ -180,6 +180,9 @@ class Ruleset:
             raise EngineError("bad_option", option="kitty_size", rule="kitty_too_big")
         if self.throw_penalty < 0:
             raise EngineError("bad_option", option="throw_penalty", rule="penalty_negative")
+        if self.throw_penalty > MAX_THROW_PENALTY:
+            raise EngineError("bad_option", option="throw_penalty", rule="penalty_too_big",
+                              most=MAX_THROW_PENALTY)
         if len(set(self.level_ranks)) != len(self.level_ranks) or len(self.level_ranks) < 2:
             raise EngineError("bad_option", option="level_ranks",
                               rule="level_ranks_distinct")
@@ -238,6 +241,11 @@ class Ruleset:
         return [(k, ", ".join(v) if isinstance(v, list) else str(v))
                 for k, v in self.to_dict().items()]
 
+
+#: The largest ``throw_penalty``, points a card taken back: more than every deck's points
+#: (400 in four decks), and a hand's points stay a database integer (a penalty of 10**30
+#: made a hand that could not be stored).
+MAX_THROW_PENALTY = 1000
 
 #: Kitty sizes of RULES §2, §4-§6 by (players, decks).
 _KITTY_SIZES = {(4, 1): 6, (4, 2): 8, (4, 3): 6, (4, 4): 8, (5, 2): 8, (5, 3): 7,

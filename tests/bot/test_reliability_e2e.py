@@ -101,10 +101,11 @@ async def test_realistic_bad_inputs_are_refused_with_reasons(tmp_path: Path) -> 
     fake.assert_clean()
 
 
-async def test_a_player_count_below_one_is_refused_and_the_bot_goes_on(tmp_path: Path
-                                                                      ) -> None:
+async def test_a_player_count_below_one_or_a_huge_penalty_is_refused_and_the_bot_goes_on(
+        tmp_path: Path) -> None:
     """Found by the fuzz test run long: ``players=-1`` typed as an option looped for ever
-    while the rules were built, on the event loop, so no server had an answer again."""
+    while the rules were built, on the event loop, so no server had an answer again. And
+    a throw penalty too big for the database's integers."""
     from tests.bot.harness import table_message
 
     async with running_bot(tmp_path) as world:
@@ -119,6 +120,10 @@ async def test_a_player_count_below_one_is_refused_and_the_bot_goes_on(tmp_path:
                                   options=f"players={count}")
             await answered(ix)
             assert ix.message.ephemeral and "3 to 6 seats" in ix.message.content
+        ix = await fake.slash(alice, world.channel, "shengji", "create",
+                              options="throw_penalty=" + "9" * 30)
+        await answered(ix)
+        assert ix.message.ephemeral and "points a card" in ix.message.content
         await create_and_start(world, alice)  # nothing was stored: the table opens as usual
         await wait_until(lambda: "Alice" in table_message(world).content)
         assert "Traceback" not in world.bot.output()

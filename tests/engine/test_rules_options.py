@@ -70,3 +70,20 @@ def test_any_options_give_a_ruleset_or_a_refusal_at_once(preset: str,
         assert 3 <= built.players <= 6 and 1 <= built.decks <= 4
         assert built.hand_size >= 1
         assert built.players * built.hand_size + built.kitty_size == 54 * built.decks
+
+
+@pytest.mark.parametrize(("penalty", "rule"), [
+    (-1, "penalty_negative"), (1001, "penalty_too_big"), (10**30, "penalty_too_big"),
+    ("1001", "penalty_too_big")])
+def test_a_throw_penalty_out_of_range_is_refused(penalty: object, rule: str) -> None:
+    """Was: any penalty above zero was taken, and a failed throw under ``10**30`` points a
+    card made a hand whose points no database integer holds (it could not be stored)."""
+    with pytest.raises(EngineError) as refused:
+        ruleset("classic", throw_penalty=penalty)
+    assert (refused.value.code, refused.value.params["rule"]) == ("bad_option", rule)
+
+
+@pytest.mark.parametrize("penalty", [0, 1, 10, 1000, "none", "1000"])
+def test_a_throw_penalty_in_range_is_kept(penalty: object) -> None:
+    expected = 0 if penalty == "none" else int(str(penalty))
+    assert ruleset("classic", throw_penalty=penalty).throw_penalty == expected
