@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -27,6 +28,13 @@ def locale_of(interaction: discord.Interaction) -> str:
     return str(interaction.locale.value if interaction.locale else "en-US")
 
 
+#: The most characters Discord takes in a message's content.
+_MAX_CONTENT = 2000
+#: The most characters of a text an error repeats (a user's own input, as in ``'9999…' is
+#: not a card``): more than any text of ours, never enough to crowd out the reason.
+_MAX_ECHO = 200
+
+
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 ephemeral: bool = True, **kwargs: Any) -> None:
     """Answer through the interaction, whatever its state."""
@@ -36,6 +44,8 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         # the view alive until then (one per hand panel opened); ours are dynamic items,
         # answered by custom_id (bot/guard.py), so a stopped view is sent and not kept
         view.stop()
+    if content is not None and len(content) > _MAX_CONTENT:  # (Discord refuses the answer)
+        content = content[:_MAX_CONTENT - 1] + "…"
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
@@ -72,10 +82,11 @@ def mark_stored(interaction: discord.Interaction) -> None:
 def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     locale = locale_of(interaction)
     if isinstance(error, BotError):
-        params = dict(error.params)
+        params = _echoes_clipped(error.params)
         if error.from_rules:
+            given = params.pop("engine_params", None)
             params["reason"] = engine_reason(locale, params.get("code"),
-                                             params.pop("engine_params", None))
+                                             given and _echoes_clipped(given))
         if "seat" in params and isinstance(params["seat"], int):
             params["seat"] = params["seat"] + 1  # seats are shown from 1
         return say(locale, error.key, **params)
@@ -83,6 +94,13 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     log.error("error %s in interaction %s", error_id, interaction.id, exc_info=error)
     stored = interaction.extras.get("stored")
     return say(locale, "generic_stored" if stored else "generic", error_id=error_id)
+
+
+def _echoes_clipped(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with every long text (a user's own input, repeated back) shortened."""
+    return {name: value[:_MAX_ECHO - 1] + "…"
+            if isinstance(value, str) and len(value) > _MAX_ECHO else value
+            for name, value in params.items()}
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

@@ -101,11 +101,13 @@ async def test_realistic_bad_inputs_are_refused_with_reasons(tmp_path: Path) -> 
     fake.assert_clean()
 
 
-async def test_a_player_count_below_one_or_a_huge_penalty_is_refused_and_the_bot_goes_on(
+async def test_typed_input_that_broke_the_bot_is_refused_and_the_bot_goes_on(
         tmp_path: Path) -> None:
     """Found by the fuzz test run long: ``players=-1`` typed as an option looped for ever
-    while the rules were built, on the event loop, so no server had an answer again. And
-    a throw penalty too big for the database's integers."""
+    while the rules were built, on the event loop, so no server had an answer again; a
+    throw penalty too big for the database's integers was taken; a card of thousands of
+    characters was repeated back in a refusal longer than Discord takes, so the caller
+    had no answer at all."""
     from tests.bot.harness import table_message
 
     async with running_bot(tmp_path) as world:
@@ -124,6 +126,10 @@ async def test_a_player_count_below_one_or_a_huge_penalty_is_refused_and_the_bot
                               options="throw_penalty=" + "9" * 30)
         await answered(ix)
         assert ix.message.ephemeral and "points a card" in ix.message.content
+        ix = await fake.slash(alice, world.channel, "shengji", "call", card="X" * 3000)
+        await answered(ix)
+        text = ix.message.content
+        assert ix.message.ephemeral and "is not a card" in text and len(text) < 400, text
         await create_and_start(world, alice)  # nothing was stored: the table opens as usual
         await wait_until(lambda: "Alice" in table_message(world).content)
         assert "Traceback" not in world.bot.output()
