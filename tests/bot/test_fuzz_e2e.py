@@ -226,7 +226,11 @@ async def _send(place: Place, step: dict[str, Any]) -> FakeInteraction:
             message = fake.last_message(channel)
         except LookupError:
             message = None
-        forged_guild = place.guilds[1] if step["mismatch"] and user is place.users[2] else None
+        # a forged context is the other server, never the channel's own: that forges
+        # nothing, and a start pressed so in the second server's channel once "failed"
+        forged_guild = None
+        if step["mismatch"] and user is place.users[2]:
+            forged_guild = place.guilds[1] if guild is place.guilds[0] else place.guilds[0]
         return await fake.forge(user, channel, MESSAGE_COMPONENT, data, guild=forged_guild,
                                 locale=step["locale"], message=message)
     forged = step["kind"] == "forged"
