@@ -288,14 +288,14 @@ def _convert(name: str, value: Any, current: Any) -> Any:
         if isinstance(current, int):
             if isinstance(value, str) and name == "throw_penalty" and value.lower() == "none":
                 return 0
-            if isinstance(value, bool):
-                raise ValueError(value)
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError(value)  # (not 1.5 taken as 1, nor infinity overflowing)
             return int(value)
         if isinstance(current, tuple):
             return _rank_tuple(value, name)
         if isinstance(current, str):
             return str(value)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         if isinstance(current, enum.Enum):
             raise EngineError("bad_option", option=name, rule="bad_choice", value=str(value),
                               choices=tuple(m.value for m in type(current))) from None

@@ -87,3 +87,16 @@ def test_a_throw_penalty_out_of_range_is_refused(penalty: object, rule: str) -> 
 def test_a_throw_penalty_in_range_is_kept(penalty: object) -> None:
     expected = 0 if penalty == "none" else int(str(penalty))
     assert ruleset("classic", throw_penalty=penalty).throw_penalty == expected
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), 1.5, "1.5", "inf"])
+def test_a_count_that_is_no_whole_number_is_refused(value: object) -> None:
+    """Was: ``decks=1.5`` was taken as 1 deck, and an infinity (as JSON's ``1e400`` reads
+    from a stored row) raised OverflowError instead of a refusal."""
+    refusal = _within(5, lambda: ruleset("classic", decks=value))
+    assert isinstance(refusal, EngineError)
+    assert (refusal.code, refusal.params["rule"]) == ("bad_option", "bad_value")
+
+
+def test_a_whole_number_given_as_a_float_is_taken() -> None:
+    assert ruleset("classic", decks=3.0, players=6).decks == 3
