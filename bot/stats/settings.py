@@ -3,14 +3,17 @@ players may sit at ranked tables), stored as JSON in ``guild_settings``."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import BotError
-from bot.store import Store
+from bot.store import CorruptRow, Store
 from bot.table_data import check_hosted, fitting_decks
 from engine.errors import EngineError
 from engine.rules import PRESETS, ruleset
+
+log = logging.getLogger(__name__)
 
 
 def parse_option_text(text: str | None) -> dict[str, str]:
@@ -85,7 +88,14 @@ class ServerSettingsService:
         self.store = store
 
     async def get(self, guild_id: int) -> ServerSettings:
-        return ServerSettings.from_dict(await self.store.guild_settings(guild_id))
+        """The server's settings; the defaults where its stored row cannot be read (one
+        bad row must not refuse every new table of the server), until they are saved."""
+        try:
+            stored = await self.store.guild_settings(guild_id)
+        except CorruptRow as exc:
+            log.warning("%s: the defaults apply until the settings are saved again", exc)
+            return ServerSettings()
+        return ServerSettings.from_dict(stored)
 
     async def update(self, guild_id: int, *, preset: str | None = None,
                               options: str | None = None, turn_timer: float | None = None,

@@ -30,6 +30,7 @@ from bot.store.migrations import Migration, bundled_migrations
 from bot.store.postgres import URL_SCHEMES, PostgresStore
 from bot.store.records import (
     LEADERBOARD_ORDERS,
+    CorruptRow,
     HandRecord,
     HandStats,
     LeaderboardOrder,
@@ -51,10 +52,11 @@ from bot.store.sql import utc_now
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
-    "LEADERBOARD_ORDERS", "HandRecord", "HandStats", "LeaderboardOrder", "LeaderboardRow",
-    "MatchRecord", "MatchStatus", "Migration", "PlayerStats", "PostgresStore", "Rating",
-    "SeatChange", "SeatKind", "SeatRecord", "SqliteStore", "Store", "StoreError", "TableRecord",
-    "TableStatus", "WinnerSide", "bundled_migrations", "is_postgres_url", "open_store",
+    "LEADERBOARD_ORDERS", "CorruptRow", "HandRecord", "HandStats", "LeaderboardOrder",
+    "LeaderboardRow", "MatchRecord", "MatchStatus", "Migration", "PlayerStats",
+    "PostgresStore", "Rating", "SeatChange", "SeatKind", "SeatRecord", "SqliteStore",
+    "Store", "StoreError", "TableRecord", "TableStatus", "WinnerSide", "bundled_migrations",
+    "is_postgres_url", "open_store",
 ]
 
 

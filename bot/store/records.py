@@ -26,6 +26,11 @@ class StoreError(Exception):
     """Something the store could not do, said in words (no card or hand content)."""
 
 
+class CorruptRow(StoreError):
+    """A stored row that cannot be read (``sql.corrupt``): the database works, the row
+    does not, so a caller may go on without it."""
+
+
 # -- records -------------------------------------------------------------------------------
 
 

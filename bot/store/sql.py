@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 from bot.store.migrations import Dialect, Migration
 from bot.store.records import (
     INT64,
+    CorruptRow,
     HandRecord,
     MatchRecord,
     MatchStatus,
@@ -67,10 +68,10 @@ def loads(text: Any, column: str) -> Any:
         raise StoreError(f"column {column} is not valid JSON") from None
 
 
-def corrupt(table: str, key: str, exc: Exception) -> StoreError:
+def corrupt(table: str, key: str, exc: Exception) -> CorruptRow:
     # Only our own messages are shown: other exceptions may quote the row's content.
     reason = str(exc) if isinstance(exc, StoreError) else f"unreadable ({type(exc).__name__})"
-    return StoreError(f"corrupt row in {table} ({key}): {reason}")
+    return CorruptRow(f"corrupt row in {table} ({key}): {reason}")
 
 
 def _seat_list(data: Any, column: str, *, empty_allowed: bool) -> list[Any]:

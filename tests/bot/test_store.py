@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.stats.settings import ServerSettings, ServerSettingsService
 from bot.store import (
     HandRecord,
     MatchStatus,
@@ -389,6 +390,20 @@ async def test_corrupt_guild_settings_raise_a_store_error(store: Store,
     await backend.damage("UPDATE guild_settings SET settings = '[1, 2]'")
     with pytest.raises(StoreError, match=f"guild_settings \\(guild_id={GUILD}\\)"):
         await store.guild_settings(GUILD)
+
+
+async def test_a_server_whose_settings_cannot_be_read_gets_the_defaults_until_saved(
+        store: Store, backend: Backend, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: every new table of that server (and its settings command) answered "something
+    went wrong", since the corrupt row's error reached the user."""
+    settings = ServerSettingsService(store)
+    await settings.update(GUILD, options="level_ranks=K,A", turn_timer=60)
+    await backend.damage("UPDATE guild_settings SET settings = '[1, 2]'")
+    with caplog.at_level(logging.WARNING):
+        assert await settings.get(GUILD) == ServerSettings()
+    assert f"guild_settings (guild_id={GUILD})" in caplog.text
+    assert (await settings.update(GUILD, turn_timer=30)).turn_timer == 30  # saved anew
+    assert await settings.get(GUILD) == ServerSettings(turn_timer=30)
 
 
 # -- records refuse nonsense ---------------------------------------------------------------
