@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import random
 import re
 import subprocess
@@ -18,11 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_engine", ROOT / "bench" / "engine.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """bench/engine.py (``bench`` is a folder of scripts, imported from the project root)."""
+    return importlib.import_module("bench.engine")
 
 
 def test_a_replayed_record_is_the_random_hand_it_was_made_from() -> None:
