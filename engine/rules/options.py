@@ -295,7 +295,7 @@ def _convert(name: str, value: Any, current: Any) -> Any:
             return _rank_tuple(value, name)
         if isinstance(current, str):
             return str(value)
-    except (ValueError, TypeError, OverflowError):
+    except (ValueError, TypeError):
         if isinstance(current, enum.Enum):
             raise EngineError("bad_option", option=name, rule="bad_choice", value=str(value),
                               choices=tuple(m.value for m in type(current))) from None
