@@ -108,28 +108,38 @@ class Players:
             await self._answered(await fake.slash(user, world.channel, "shengji", "swap"))
 
     async def _answered(self, ix: FakeInteraction) -> FakeInteraction:
-        await answered(ix, 30)
+        """``answered``, given up as soon as the process it was sent to is killed (so
+        that the players go on with the next one at once)."""
+        process = self.process
+        waiting = asyncio.ensure_future(answered(ix, 30))
+        while not waiting.done():
+            await asyncio.wait({waiting}, timeout=0.2)
+            if self.process != process and not waiting.done():
+                waiting.cancel()
+                raise InteractionTimeout(f"interaction {ix.id}: its bot process was killed")
+        waiting.result()
         self.answers.append(ix)
         return ix
 
 
-async def _stored_plays(database: str, players: int) -> list[int]:
-    """Plays stored by seat (every match of the database)."""
+async def _stored_plays(database: str, players: int) -> tuple[list[int], set[int]]:
+    """Plays stored by seat, and the matches that hold actions."""
+    query = "SELECT match_id, action FROM actions"
     if database.startswith("postgresql://"):  # (the bot's own URL form)
         connection = await asyncpg.connect(database)
         try:
-            rows = [r["action"] for r in await connection.fetch("SELECT action FROM actions")]
+            rows = [(r["match_id"], r["action"]) for r in await connection.fetch(query)]
         finally:
             await connection.close()
     else:
         with sqlite3.connect(database) as db:
-            rows = [action for (action,) in db.execute("SELECT action FROM actions")]
+            rows = list(db.execute(query))
     stored = [0] * players
-    for row in rows:
+    for _, row in rows:
         action = json.loads(row) if isinstance(row, str) else row
         if action["type"] == "Play":
             stored[action["seat"]] += 1
-    return stored
+    return stored, {match for match, _ in rows}
 
 
 async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, database: str
@@ -143,6 +153,7 @@ async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, da
         await create_and_start(world, users[0], preset, others=tuple(users[1:]))
         players = Players(world, users, rng)
         logs = [world.log]
+        played_at_kills: list[int] = []
         loop = asyncio.get_running_loop()
         end = loop.time() + SECONDS
 
@@ -152,6 +163,7 @@ async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, da
                 if loop.time() > end - 3:
                     return
                 players.process += 1
+                played_at_kills.append(sum(players.played))
                 await world.restart()  # SIGKILL, then a new process on the same database
                 players.process += 1
                 logs.append(world.log.with_suffix(f".again{len(logs)}"))
@@ -175,7 +187,10 @@ async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, da
         public = " ".join(r.text() for r in fake.public_payloads(world.channel))
         assert "is away" not in public
         assert sum(players.played) >= 8, "too few plays to tell anything"
-        stored = await _stored_plays(world.db, 4)
+        stored, matches = await _stored_plays(world.db, 4)
+        # the same game went on after the kills
+        assert len(matches) == 1 and sum(players.played) > played_at_kills[0], (
+            played_at_kills, players.played, players.lost, stored)
         for seat in range(4):
             assert players.played[seat] <= stored[seat] <= players.played[seat] + \
                 players.lost[seat], (players.played, players.lost, stored)
