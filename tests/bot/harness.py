@@ -6,7 +6,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.fakediscord import (
@@ -33,6 +33,11 @@ class World:
     db: str  # SHENGJI_DB: a SQLite file path or a postgresql:// URL
     log: Path
     env: dict[str, str]
+    #: Every bot process's log, ``log`` first: each restart writes its own.
+    logs: list[Path] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.logs = [self.log]
 
     async def restart(self) -> None:
         """Kill the bot process (SIGKILL: no goodbye) and start it again on the same file."""
@@ -41,7 +46,9 @@ class World:
             self.bot.proc.kill()
             await self.bot.proc.wait()
         sessions = len(self.fake.identify_payloads)
-        self.bot = BotProcess(self.fake, ["-m", "bot"], log_path=self.log.with_suffix(".again"),
+        again = len(self.logs)  # (the first restart's log is ``.again``, then ``.again2``...)
+        self.logs.append(self.log.with_suffix(".again" if again == 1 else f".again{again}"))
+        self.bot = BotProcess(self.fake, ["-m", "bot"], log_path=self.logs[-1],
                               cwd=ROOT, extra_env=self.bot_env())
         await self.bot.start()
         await wait_until(lambda: len(self.fake.identify_payloads) > sessions, timeout=30)

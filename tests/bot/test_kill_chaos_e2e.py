@@ -17,12 +17,11 @@ import json
 import os
 import random
 import re
-import sqlite3
 from pathlib import Path
 
-import asyncpg
 import pytest
 
+from tests.bot.backends import Backend
 from tests.bot.harness import (
     World,
     answered,
@@ -122,21 +121,11 @@ class Players:
         return ix
 
 
-async def _stored_plays(database: str, players: int) -> list[int]:
+async def _stored_plays(backend: Backend, players: int) -> list[int]:
     """Plays stored by seat (every match of the table: a match that ends may be followed
     by another, the players in the same seats)."""
-    query = "SELECT action FROM actions"
-    if database.startswith("postgresql://"):  # (the bot's own URL form)
-        connection = await asyncpg.connect(database)
-        try:
-            rows = [r["action"] for r in await connection.fetch(query)]
-        finally:
-            await connection.close()
-    else:
-        with sqlite3.connect(database) as db:
-            rows = [action for (action,) in db.execute(query)]
     stored = [0] * players
-    for row in rows:
+    for (row,) in await backend.raw("SELECT action FROM actions"):
         action = json.loads(row) if isinstance(row, str) else row
         if action["type"] == "Play":
             stored[action["seat"]] += 1
@@ -153,7 +142,6 @@ async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, da
         users = [fake.add_user(name) for name in ("Alice", "Bob", "Carol", "Dan")]
         await create_and_start(world, users[0], preset, others=tuple(users[1:]))
         players = Players(world, users, rng)
-        logs = [world.log]
         played_at_kills: list[int] = []
         loop = asyncio.get_running_loop()
         end = loop.time() + SECONDS
@@ -167,8 +155,6 @@ async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, da
                 played_at_kills.append(sum(players.played))
                 await world.restart()  # SIGKILL, then a new process on the same database
                 players.process += 1
-                logs.append(world.log.with_suffix(f".again{len(logs)}"))
-                world.log.with_suffix(".again").rename(logs[-1])
 
         killer = asyncio.create_task(kill_now_and_then())
         while loop.time() < end:
@@ -177,7 +163,7 @@ async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, da
             if killer.done():
                 break
         await killer  # (its last restart done; a restart that failed fails the test)
-        kills = len(logs) - 1
+        kills = len(world.logs) - 1
         assert kills >= 2, "the bot was not killed: lengthen SHENGJI_CHAOS_SECONDS"
 
         # the last process answers; every play answered "Done." is stored, and none twice
@@ -188,7 +174,7 @@ async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, da
         public = " ".join(r.text() for r in fake.public_payloads(world.channel))
         assert "is away" not in public
         assert sum(players.played) >= 8, "too few plays to tell anything"
-        stored = await _stored_plays(world.db, 4)
+        stored = await _stored_plays(Backend("postgres" if postgres else "sqlite", world.db), 4)
         # the game went on after the kills
         assert sum(players.played) > played_at_kills[0], (
             played_at_kills, players.played, players.lost, stored)
@@ -198,7 +184,7 @@ async def test_players_at_once_through_kills_get_true_answers(tmp_path: Path, da
         texts = [ix.message.content or "" if ix.message else "" for ix in players.answers]
         wrong = [text for text in texts if GENERIC in text]
         assert not wrong, wrong[:3]
-        for log in logs:
+        for log in world.logs:
             text = log.read_text(errors="replace")
             assert "Traceback" not in text, (log.name, text[-3000:])
     fake.assert_clean()
