@@ -9,6 +9,7 @@ Enumeration bounds (documented in docs/rules.md):
 * leads: every single, n-of-a-kind and tractor (changzhu: every pattern, at most
   ``PATTERN_CAP`` per kind); throws: per suit, every combination of its sure components
   when there are at most 5, else the largest sure throw and each that leaves one out;
+  suit by suit, by suit number (the side suits, then the trumps);
 * follows: the constructive follow first; then, built from what is owed, every legal
   follow of a changzhu lead and of a classic n-of-a-kind; for tractors and throws every
   legal follow when the seat's candidate combinations number at most ``FOLLOW_BUDGET``,
@@ -190,38 +191,41 @@ def _leads(state: MatchState, phase: Playing, seat: int) -> list[Cards]:
     hand = phase.hands[seat]
     seen: list[int] = []
     decks = state.rules.decks
+    eff = ctx.eff
+    # the hand's cards by suit number (``TRUMP + 1`` of them: a list indexed, not a dict)
+    by_suit: list[list[Card]] = [[], [], [], [], []]
     if throws:  # the hand split by suit and its cards tallied as seen in one pass
         seen = list(phase.played)
-        by_suit: dict[int, list[Card]] = {}
-        eff = ctx.eff
         for card in hand:
             i = card.index
             seen[i] += 1
-            same = by_suit.get(eff[i])
-            if same is None:
-                by_suit[eff[i]] = [card]
-            else:
-                same.append(card)
+            by_suit[eff[i]].append(card)
         if phase.taker == seat or phase.trick.plays:
             _add_seen_off_hand(phase, seat, seen)
     else:
-        by_suit = grouped(hand, ctx.eff)
+        for card in hand:
+            by_suit[eff[card.index]].append(card)
     out: list[Cards] = []
     # The seat's suits as its last lead listing of this hand left them (the hand's kitty,
     # held by the entry, tells the hand); a suit that lost no card since is reused.
     kitty = phase.kitty
     seat_key = id(kitty) * 8 + seat  # (``_SEAT_SUITS``' key)
     kept = _SEAT_SUITS.get(seat_key)
-    last = kept[3] if kept is not None and kept[0] is kitty and kept[1] is ctx and \
-        kept[2] == width else _NO_SUITS
-    suits: dict[int, _Suit] = {}
+    last: Sequence[_Suit | None]
+    if kept is not None and kept[0] is kitty and kept[1] is ctx and kept[2] == width:
+        last, tiers = kept[3], kept[4]
+    else:
+        last, tiers = _NO_SUITS, _flat_tiers(ctx)
+    suits: list[_Suit | None] = [None, None, None, None, None]
     # Singles, units, throws and patterns of a suit are distinct plays (distinct cards,
-    # shapes or sizes), and so are those of different suits.
-    for suit, cards in by_suit.items():
+    # shapes or sizes), and so are those of different suits. The suits come by number.
+    for suit, cards in enumerate(by_suit):
+        if not cards:
+            continue
         if len(cards) == 1 and not patterned:  # (a lone card: its single, nothing kept)
             out.append(_ONE[cards[0].index])
             continue
-        plays = last.get(suit)
+        plays = last[suit]
         if plays is None or plays.cards != cards:
             before = plays
             plays = _suit(cards, ctx, width)
@@ -236,11 +240,11 @@ def _leads(state: MatchState, phase: Playing, seat: int) -> list[Cards]:
             if beaten_by is not None and seen[beaten_by] < decks:
                 continue  # (still unseen: its second single is beaten, so is every throw)
             if unseen is None:  # asked per suit as needed, made once
-                unseen = _Unseen(seen, decks, ctx)
+                unseen = _Unseen(seen, decks, ctx, tiers)
             out += plays.sure_throws(unseen, suit)
     if kept is None and len(_SEAT_SUITS) >= _SEAT_SUITS_ENTRIES:
         _SEAT_SUITS.clear()
-    _SEAT_SUITS[seat_key] = (kitty, ctx, width, suits)
+    _SEAT_SUITS[seat_key] = (kitty, ctx, width, suits, tiers)
     return out
 
 
@@ -249,11 +253,13 @@ class _Unseen:
 
     __slots__ = ("_flat", "_holdings", "_paired", "_paired_seen", "ctx", "decks", "seen")
 
-    def __init__(self, seen: list[int], decks: int, ctx: TrumpContext) -> None:
+    def __init__(self, seen: list[int], decks: int, ctx: TrumpContext,
+                 tiers: tuple[Flat | None, Paired | None] | None = None) -> None:
+        """``tiers``: ``_flat_tiers(ctx)``, where the caller has them."""
         self.seen = seen
         self.decks = decks
         self.ctx = ctx
-        self._flat, self._paired = _flat_tiers(ctx)
+        self._flat, self._paired = _flat_tiers(ctx) if tiers is None else tiers
         # (``seen`` and, past its end, a group's missing second card: seen ``decks`` times)
         self._paired_seen = seen + [decks] if self._paired is not None else seen
         self._holdings: dict[int, Holding] | None = None  # (seldom asked: made when first)
@@ -706,14 +712,15 @@ _ONE = tuple((card,) for card in ALL_CARDS)
 
 # By the hand's kitty (held by the entry, so its id stays unique) and seat, as one int
 # (``id(kitty) * 8 + seat``: a ruleset has 3 to 6 seats, and no tuple to build): the hand's
-# context, the lead width and the seat's suits at its last lead listing. Kept per seat,
-# not per suit of cards, so that what is kept is only what may be asked again, replaced
-# as the seat's hand changes (a global cache of every suit ever built held thousands of
-# objects the collector walked, and timed a third slower).
-_SEAT_SUITS: dict[int,
-                  tuple[Cards, TrumpContext, int, dict[int, _Suit]]] = {}
+# context, the lead width, the seat's suits at its last lead listing (by suit number)
+# and the context's ``_flat_tiers``. Kept per seat, not per suit of cards, so that what is
+# kept is only what may be asked again, replaced as the seat's hand changes (a global
+# cache of every suit ever built held thousands of objects the collector walked, and
+# timed a third slower).
+_SEAT_SUITS: dict[int, tuple[Cards, TrumpContext, int, list[_Suit | None],
+                             tuple[Flat | None, Paired | None]]] = {}
 _SEAT_SUITS_ENTRIES = 1024
-_NO_SUITS: dict[int, _Suit] = {}
+_NO_SUITS: tuple[None, ...] = (None,) * (TRUMP + 1)  # (suit numbers: the side suits, then trumps)
 
 
 def forget() -> None:

@@ -80,10 +80,7 @@ class ChangzhuPlay(PlayRules):
     def __init__(self, rules: Ruleset) -> None:
         super().__init__(rules)
         self.permanent = frozenset(rules.permanent_trumps)
-
-    @property
-    def lead_width(self) -> int:
-        return 2  # singles and pairs; the rest are patterns
+        self.lead_width = 2  # singles and pairs; the rest are patterns
 
     def pattern_leads(self, cards: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
         """下雨, 飘雪花, 打雷 and 闪电 in one suit's cards (at most PATTERN_CAP of each of

@@ -193,11 +193,8 @@ class PlayRules:
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         self.max_width = rules.max_width
-
-    @property
-    def lead_width(self) -> int:
-        """The widest n-of-a-kind a lead is made of."""
-        return self.max_width
+        #: The widest n-of-a-kind a lead is made of (an attribute: read on every listing).
+        self.lead_width = self.max_width
 
     def pattern_leads(self, cards: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
         """The leads of one suit's cards (``cards``) that are no n-of-a-kind, tractor or

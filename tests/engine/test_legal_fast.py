@@ -104,7 +104,8 @@ def reference_seen(game: Game, seat: int) -> Counter[Card]:
 
 def reference_leads(game: Game, seat: int) -> list[Cards]:
     """Singles (strongest first, in hand order on a tie), every unit, and throws (or
-    changzhu patterns), each once, suit by suit."""
+    changzhu patterns), each once, suit by suit (by suit number: the side suits, then the
+    trumps)."""
     view = seat_view(game, seat)
     ctx = view.ctx
     assert ctx is not None
@@ -121,7 +122,7 @@ def reference_leads(game: Game, seat: int) -> list[Cards]:
             keys.add(key)
             out.append(tuple(cards))
 
-    for suit in dict.fromkeys(ctx.eff[c.index] for c in view.hand):
+    for suit in sorted({ctx.eff[c.index] for c in view.hand}):
         cards = [c for c in view.hand if ctx.eff[c.index] == suit]
         holding = holding_of(cards, ctx)
         for card in sorted(dict.fromkeys(cards), key=lambda c: -ctx.strength[c.index]):
