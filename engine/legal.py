@@ -529,8 +529,11 @@ class _SuitLeads(_Suit):
         self._order: list[int] | None = None
         self.choice_free = True
         strength = ctx.strength
-        by_ident = grouped(cards, ctx.ident)
         suit_order = ctx.distinct_idents[ctx.eff[cards[0].index]]
+        if suit_order is not None and ctx.ident_is_card and max_width >= 2 and \
+                self._pairs_of_cards(cards, strength):
+            return  # (classic's suits with pairs: no grouping by ident)
+        by_ident = grouped(cards, ctx.ident)
         if suit_order is not None:  # (a filter in C: cheaper than a sort with a key)
             order = list(filter(by_ident.__contains__, suit_order))
         else:
@@ -558,7 +561,7 @@ class _SuitLeads(_Suit):
         once or twice (most suits with pairs): both from its runs of pairs, found once
         (``_distinct_units`` and ``decompose_distinct`` are the oracles). The components
         are worked out at once: each such suit has its throws asked."""
-        single_of, pair_of = _kinds(self.ctx)
+        single_of = _kinds(self.ctx)[0]
         pairs: list[int] = []
         kinds: list[Cards] = []
         single_parts: list[Unit] = []
@@ -571,6 +574,47 @@ class _SuitLeads(_Suit):
             else:
                 single_parts.append(single_of[key])
                 single_cards.append(_ONE[same[0].index])
+        self._runs_of_pairs(pairs, kinds, single_parts, single_cards, strength)
+
+    def _pairs_of_cards(self, cards: Sequence[Card], strength: Sequence[int]) -> bool:
+        """``_pairs_only`` where each card is its own ident (classic), straight from the
+        cards: sorted strongest first, identical cards lie side by side, so one pass finds
+        the singles, the pairs and the cards held once. False (nothing done) where a card
+        is held more than twice or none twice."""
+        single_of = _kinds(self.ctx)[0]
+        leads: list[Cards] = []
+        pairs: list[int] = []
+        kinds: list[Cards] = []
+        single_parts: list[Unit] = []
+        single_cards: list[Cards] = []
+        prev = None
+        for card in sorted(cards, key=self.ctx.strongest_first.__getitem__):
+            i = card.index
+            if card is prev:
+                if pairs and pairs[-1] == i:
+                    return False  # (a third copy: the general path)
+                single_parts.pop()  # (its first copy, taken as held once)
+                single_cards.pop()
+                pairs.append(i)
+                kinds.append((card, card))
+            else:
+                one = _ONE[i]
+                leads.append(one)
+                single_parts.append(single_of[i])
+                single_cards.append(one)
+                prev = card
+        if not pairs:
+            return False
+        self.leads = leads
+        self._widest = 2
+        self._runs_of_pairs(pairs, kinds, single_parts, single_cards, strength)
+        return True
+
+    def _runs_of_pairs(self, pairs: list[int], kinds: list[Cards], single_parts: list[Unit],
+                       single_cards: list[Cards], strength: Sequence[int]) -> None:
+        """``_pairs_only``'s units and components from the suit's pairs (``pairs``: their
+        idents strongest first, ``kinds``: their cards) and its cards held once."""
+        pair_of = _kinds(self.ctx)[1]
         leads = self.leads
         leads += kinds
         runs = strength_runs(pairs, strength)

@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from unittest.mock import patch
 
 import pytest
 from hypothesis import assume, given, settings
@@ -1144,3 +1145,32 @@ def test_the_follow_match_is_the_greedy_match(
                      or cards[:4], ctx, width)
     holding = holding_of(cards, ctx)
     assert _match(holding, lead, ctx) == match_greedy(holding, lead, ctx)
+
+
+@given(st.data())
+@settings(max_examples=200)
+def test_a_classic_suit_with_pairs_built_from_its_sorted_cards_is_the_grouped_one(
+        data: st.DataObject) -> None:
+    """``_SuitLeads._pairs_of_cards`` (one pass over the sorted cards, where each card is
+    its own ident) against ``_pairs_only`` from the cards grouped by ident: the same leads
+    and components, in order; and it declines a card held three times."""
+    rules = RULESETS[data.draw(st.sampled_from(["classic", "titanic", "four-decks"]))]
+    ctx = trump_context(data.draw(st.sampled_from(rules.level_ranks)),
+                        data.draw(st.sampled_from([None, *rules.suits.side_suits])),
+                        frozenset(rules.permanent_trumps), rules.suits)
+    suit = data.draw(st.sampled_from(sorted(set(ctx.eff))))
+    assume(ctx.ident_is_card and ctx.distinct_idents[suit] is not None)
+    pool = [c for c in ALL_CARDS if ctx.eff[c.index] == suit] * rules.decks
+    chosen = data.draw(st.lists(st.sampled_from(range(len(pool))), min_size=2, max_size=20,
+                                unique=True))
+    cards = [pool[i] for i in chosen]
+    assume(len(set(cards)) < len(cards))  # (identical cards: a suit with units)
+    fast = _suit(cards, ctx, rules.max_width)
+    with patch.object(legal._SuitLeads, "_pairs_of_cards", lambda *_: False):
+        grouped_suit = _suit(cards, ctx, rules.max_width)
+    assert fast.leads == grouped_suit.leads
+    assert fast._components() == grouped_suit._components()
+    assert fast._part_cards == grouped_suit._part_cards
+    assert fast._widest == grouped_suit._widest
+    if max(Counter(cards).values()) > 2:
+        assert fast._by_ident is not None  # (declined: built by the general path)
