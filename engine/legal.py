@@ -765,6 +765,8 @@ _SEAT_SUITS: dict[int, tuple[Cards, TrumpContext, int, list[_Suit | None],
                              tuple[Flat | None, Paired | None]]] = {}
 _SEAT_SUITS_ENTRIES = 1024
 _NO_SUITS: tuple[None, ...] = (None,) * (TRUMP + 1)  # (suit numbers: the side suits, then trumps)
+# (``_leads`` writes its lists by suit number out as five literals: cheaper than a loop)
+assert TRUMP + 1 == 5, "the suit lists written out in _leads expect five suit numbers"
 
 
 def forget() -> None:
