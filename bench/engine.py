@@ -1,7 +1,8 @@
 """Engine speed: full random hands per second, legal-play enumeration, play checks.
 
 Run: .venv/bin/python bench/engine.py [--hands N] [--rounds R]
-     [--preset NAME[:option=value,...] ...] [--callgrind [--warmup W]] [--replay]
+     [--preset NAME[:option=value,...] ...] [--callgrind [--warmup W]]
+     [--replay [--listings leads|follows]]
 Every hand is dealt card by card with random declarations, buried, played to the end
 with random legal plays through ``Game.apply`` (all validation on) and scored. The
 presets take turns, round after round, and each figure is the median over the rounds;
@@ -25,6 +26,13 @@ hands are played first, untimed, and their actions are then applied again to a n
 choosing (its listing of every lead, its follows). Under ``--callgrind`` both processes
 play the same ``--warmup`` + ``2 * --hands`` hands first and replay ``--warmup`` +
 ``--hands`` or ``--warmup`` + ``2 * --hands`` of them, so the difference is replays only.
+
+``--replay --listings leads`` (or ``follows``) adds to the replay the random player's
+listings of legal leads (or follows): ``legal_plays`` called where ``random_play`` calls it,
+before that play is applied, the lead listings in the same order and so with the same
+caches. Less the replay alone, that is what those listings cost in the random hand; the
+random hand less the replay and both is the rest of the random player's choosing (its
+random draws, its declarations, its free follows).
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.actions import Play
 from engine.game import Game, Playing
 from engine.legal import check_play, legal_plays
 from engine.record import GameRecord, replay
@@ -123,21 +132,51 @@ def random_records(preset: str, seeds: list[int]) -> list[GameRecord]:
     return out
 
 
-def replays_per_second(preset: str, hands: int) -> float:
-    """Random hands' actions applied again (``replay``), hands a second."""
+def replays_per_second(preset: str, hands: int, listings: str | None = None) -> float:
+    """Random hands' actions applied again (``replay_listing``), hands a second."""
     records = random_records(preset, list(range(hands)))
     start = CLOCK()
     for record in records:
-        replay(record)
+        replay_listing(record, listings)
     return hands / (CLOCK() - start)
 
 
-def replay_hands(preset: str, hands: int, recorded: int, warmup: int) -> None:
+def replay_hands(preset: str, hands: int, recorded: int, warmup: int,
+                 listings: str | None = None) -> None:
     """What ``--callgrind --replay`` counts: the warm-up seeds' hands and ``recorded``
     more played, then the warm-up's and the first ``hands`` of those replayed."""
     records = random_records(preset, [*range(10**6, 10**6 + warmup), *range(recorded)])
     for record in records[:warmup + hands]:
-        replay(record)
+        replay_listing(record, listings)
+
+
+def replay_listing(record: GameRecord, listings: str | None) -> Game:
+    """``replay``, with the random player's listings of ``listings`` (``"leads"`` or
+    ``"follows"``) made again where it made them (``listed_by_random_play``)."""
+    if listings is None:
+        return replay(record)
+    leads = listings == "leads"
+    game = Game(record.rules, record.seed)
+    for action in record.actions:
+        if type(action) is Play:
+            phase = game.state.phase
+            assert isinstance(phase, Playing)
+            if (phase.trick.lead is None) == leads and listed_by_random_play(phase):
+                legal_plays(game, action.seat)
+        game.apply(action)
+    return game
+
+
+def listed_by_random_play(phase: Playing) -> bool:
+    """Does ``random_play`` list the legal plays of the seat in turn here? On a lead, and
+    on a lead of more than one card where the seat holds more of its suit than it led."""
+    lead = phase.trick.lead
+    if lead is None:
+        return True
+    if lead.size == 1:
+        return False
+    in_suit = phase.ctx.suit_cards[lead.suit].__contains__
+    return sum(map(in_suit, phase.hands[phase.turn])) > lead.size
 
 
 def _cards_played(rules: Ruleset) -> int:
@@ -178,7 +217,8 @@ def per_hand(command: list[str], hands: int, env: dict[str, str] | None = SAME_H
             - instructions([*command, *record, "--hands", str(hands)], env)) / hands
 
 
-def callgrind(presets: list[str], hands: int, warmup: int, replays: bool = False) -> None:
+def callgrind(presets: list[str], hands: int, warmup: int, replays: bool = False,
+              listings: str | None = None) -> None:
     if shutil.which("valgrind") is None:
         sys.exit("--callgrind needs valgrind (apt-get install valgrind)")
     print(f"{'preset':28} {'M instr/hand':>12} {'cards played':>12} {'k instr/card':>12} "
@@ -186,7 +226,8 @@ def callgrind(presets: list[str], hands: int, warmup: int, replays: bool = False
     classic = None
     for preset in presets:
         me = [sys.executable, str(Path(__file__).resolve()), "--side",
-              "replays" if replays else "hands", "--warmup", str(warmup), "--preset", preset]
+              "replays" if replays else "hands", "--warmup", str(warmup), "--preset", preset,
+              *(["--listings", listings] if listings else [])]
         found = per_hand(me, hands, replays=replays)
         cards = _cards_played(rules_of(preset))
         if preset == "classic":
@@ -194,14 +235,17 @@ def callgrind(presets: list[str], hands: int, warmup: int, replays: bool = False
         print(f"{preset:28} {found / 1e6:12.2f} {cards:12} {found / cards / 1e3:12.1f} "
               f"{_against(found / cards, classic)}", flush=True)
     what = "replays" if replays else "hands"
+    if listings:
+        what += f" with the random player's listings of {listings}"
     print(f"({time.strftime('%Y-%m-%d')}, {hands} {what} a preset after {warmup})")
 
 
-def timed_replays(presets: list[str], hands: int, rounds: int) -> None:
+def timed_replays(presets: list[str], hands: int, rounds: int, listings: str | None = None
+                  ) -> None:
     found: dict[str, list[float]] = {p: [] for p in presets}
     for _ in range(rounds):
         for preset in presets:
-            found[preset].append(replays_per_second(preset, hands))
+            found[preset].append(replays_per_second(preset, hands, listings))
     print(f"{'preset':28} {'replays/s':>9} {'ms/hand':>8} {'µs/card':>8} {'x classic/card':>14}")
     classic = None
     for preset, rates in found.items():
@@ -230,22 +274,26 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=3, help="--callgrind's warm-up hands")
     parser.add_argument("--replay", action="store_true",
                         help="the engine alone: random hands' actions applied again")
+    parser.add_argument("--listings", choices=("leads", "follows"),
+                        help="with --replay: add the random player's listings of these")
     parser.add_argument("--side", choices=("hands", "replays"), help=argparse.SUPPRESS)
     parser.add_argument("--recorded", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.listings and not args.replay and args.side != "replays":
+        parser.error("--listings goes with --replay")
     if args.side == "hands":  # what --callgrind counts, in its own process
         for preset in args.preset:
             play_hands(preset, args.hands, args.warmup)
         return
     if args.side == "replays":
         for preset in args.preset:
-            replay_hands(preset, args.hands, args.recorded, args.warmup)
+            replay_hands(preset, args.hands, args.recorded, args.warmup, args.listings)
         return
     if args.callgrind:
-        callgrind(args.preset, args.hands, args.warmup, args.replay)
+        callgrind(args.preset, args.hands, args.warmup, args.replay, args.listings)
         return
     if args.replay:
-        timed_replays(args.preset, args.hands, args.rounds)
+        timed_replays(args.preset, args.hands, args.rounds, args.listings)
         return
     found: dict[str, list[tuple[float, ...]]] = {p: [] for p in args.preset}
     for _ in range(args.rounds):

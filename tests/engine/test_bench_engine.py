@@ -43,3 +43,41 @@ def test_the_replay_benchmark_prints_a_card_s_cost_against_classic() -> None:
     rows = dict(re.findall(r"^(\S+) +[\d.]+ +[\d.]+ +[\d.]+ +([\d.]+)$", run.stdout, re.M))
     assert rows.get("classic") == "1.00", run.stdout
     assert float(rows["three-bid"]) > 0, run.stdout
+
+
+def test_the_replay_lists_where_the_random_player_listed(monkeypatch) -> None:
+    """``--replay --listings``: the listings added to the replay are the random player's,
+    at the same positions (the same plays listed), leads and follows apart."""
+    bench = _bench()
+    import engine.simulate as simulate
+
+    for preset in ("classic", "four-decks", "three-bid", "changzhu"):
+        kinds = set()
+        for record in bench.random_records(preset, [5, 6, 7]):
+            listed: list[tuple[int, tuple]] = []
+            real = simulate.legal_plays
+
+            def by_random_play(game, seat, into=listed, real=real):  # type: ignore[no-untyped-def]
+                plays = real(game, seat)
+                into.append((len(game.log), tuple(plays)))
+                return plays
+
+            monkeypatch.setattr(simulate, "legal_plays", by_random_play)
+            play_random_hand(Game(bench.rules_of(preset), record.seed),
+                             random.Random(record.seed))
+            monkeypatch.undo()
+            again: dict[str, list[tuple[int, tuple]]] = {}
+            for which in ("leads", "follows"):
+                found = again[which] = []
+
+                def by_replay(game, seat, into=found, real=real):  # type: ignore[no-untyped-def]
+                    plays = real(game, seat)
+                    into.append((len(game.log), tuple(plays)))
+                    return plays
+
+                monkeypatch.setattr(bench, "legal_plays", by_replay)
+                bench.replay_listing(record, which)
+                monkeypatch.undo()
+            assert sorted(again["leads"] + again["follows"]) == listed, preset
+            kinds |= {which for which, found in again.items() if found}
+        assert kinds == {"leads", "follows"}, preset  # (both kinds were asked)
