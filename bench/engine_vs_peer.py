@@ -42,6 +42,15 @@ listings, in each of ``--rounds`` fresh processes. Run: .venv/bin/python
 bench/engine_vs_peer.py --peer "$TMPDIR/peer/server" --listing --interleave
 [--listings 3000 --warmup 3 --rounds 10 --passes 3 --chunk 50]
 
+``--interleave`` without ``--listing`` times whole random hands the same way: both sides in
+one process, ``--chunk`` hands a side a turn (default 1: a hand of ours is about 3 ms, one
+of the peer's about 10), ``--hands`` a side after ``--warmup`` hands each, in each of
+``--rounds`` fresh processes; ours is ``bench/engine.py``'s random hand (its seeds), the
+peer's is its driver's (``--enum rules``, its seed; the driver's play loop without its
+per-play clock readings). It prints each process's ratio and their median. Run:
+.venv/bin/python bench/engine_vs_peer.py --peer "$TMPDIR/peer/server" --interleave
+[--hands 100 --warmup 10 --rounds 7]
+
 ``--units-only``, with any ``--listing`` above, lists ours like for like: the plays the
 peer's listing gives (every single, n-of-a-kind and tractor of each suit), without our
 sure throws (``without_throws``).
@@ -190,6 +199,40 @@ def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 123
     at each lead; with how many the warm-up gave, the driver's lead listing (nested in
     the driver's ``main``, so written out here; its multisets are the driver's) and a
     function that forgets the memos the listings leave."""
+    leads, follows, new_round = _peer_driver(root, driver, seed)
+    positions: list[tuple[list[str], object]] = []
+    warm = 0
+    for n in range(10**6):
+        if n == warmup:
+            warm = len(positions)
+        if n >= warmup and len(positions) >= warm + total:
+            break
+        game, rnd, rng = new_round()
+        while rnd.phase == "play":
+            seat = rnd.turn
+            if not rnd.trick.plays:
+                positions.append((list(rnd.hands[seat]), rnd.ordering))
+                plays = leads(rnd.hands[seat], rnd.ordering)
+            else:
+                plays = follows(rnd)
+            rnd.play(seat, list(rng.choice(plays)))
+        game.finish_round()
+
+    def forget() -> None:  # the memos the hands left (``ordering._trcache``, ...)
+        for _, o in positions:
+            for name in ("_trcache", "_dcache"):
+                vars(o).pop(name, None)
+
+    forget()
+    return positions[:warm + total], warm, leads, forget
+
+
+def _peer_driver(root: str, driver: Path, seed: int
+                 ) -> tuple[Callable[..., Any], Callable[..., Any], Callable[[], Any]]:
+    """The peer's driver (``--enum rules``) made from the peer's public functions: its
+    lead listing, its follow listing, and its ``new_round`` (a round dealt, declared and
+    buried, the driver's way and from its seed), which returns the game, the round and the
+    random generator that also draws the plays."""
     multiset_combos = load_script(driver, "bench_peer").multiset_combos
     sys.path.insert(0, root)
     from shengji.engine import cards as cards_mod  # type: ignore[import-not-found]
@@ -237,38 +280,50 @@ def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 123
         return [h_suit + c for c in multiset_combos(off, n - len(h_suit))]
 
     rng = random.Random(seed)
-    game = None
-    positions: list[tuple[list[str], object]] = []
-    warm = 0
-    for n in range(10**6):
-        if n == warmup:
-            warm = len(positions)
-        if n >= warmup and len(positions) >= warm + total:
-            break
+    current: list[Any] = [None]  # the game, until it is over
+
+    def new_round() -> tuple[Any, Any, random.Random]:
+        game = current[0]
         if game is None or game.game_over:
-            game = PeerGame(random.Random(rng.getrandbits(64)))
+            game = current[0] = PeerGame(random.Random(rng.getrandbits(64)))
         rnd = game.start_round()
         while rnd.phase == "deal":
             rnd.deal_next()
         rnd.finalize_declare()
         rnd.bury(rnd.banker, rng.sample(rnd.hands[rnd.banker], 8))
-        while rnd.phase == "play":
-            seat = rnd.turn
-            if not rnd.trick.plays:
-                positions.append((list(rnd.hands[seat]), rnd.ordering))
-                plays = leads(rnd.hands[seat], rnd.ordering)
-            else:
-                plays = follows(rnd)
-            rnd.play(seat, list(rng.choice(plays)))
-        game.finish_round()
+        return game, rnd, rng
 
-    def forget() -> None:  # the memos the hands left (``ordering._trcache``, ...)
-        for _, o in positions:
-            for name in ("_trcache", "_dcache"):
-                vars(o).pop(name, None)
+    return leads, follows, new_round
 
-    forget()
-    return positions[:warm + total], warm, leads, forget
+
+def both_hands(root: str, driver: Path, hands: int, warmup: int, chunk: int, preset: str,
+               clock: Callable[[], float] = time.process_time, seed: int = 12345
+               ) -> dict[str, float]:
+    """Both sides' random hands in one process, taking turns every ``chunk`` hands (which
+    side goes first alternates), after ``warmup`` hands each: µs a hand, each side."""
+    rules = _bench_engine().rules_of(preset)
+    leads, follows, new_round = _peer_driver(root, driver, seed)
+
+    def ours_play(start: int, stop: int) -> None:
+        for hand in range(start, stop):  # (bench/engine.py's seeds: 0, 1, 2, ...)
+            play_random_hand(Game(rules, hand), random.Random(hand))
+
+    def peer_play(start: int, stop: int) -> None:
+        for _ in range(start, stop):  # the driver's ``play_hands``, without its clocks
+            game, rnd, rng = new_round()
+            while rnd.phase == "play":
+                seat = rnd.turn
+                plays = leads(rnd.hands[seat], rnd.ordering) if not rnd.trick.plays else \
+                    follows(rnd)
+                rnd.play(seat, list(rng.choice(plays)))
+            game.finish_round()
+
+    for seed_ in range(10**6, 10**6 + warmup):  # (bench/engine.py's warm-up seeds)
+        play_random_hand(Game(rules, seed_), random.Random(seed_))
+    peer_play(0, warmup)
+    took = {"ours": 0.0, "peer": 0.0}
+    take_turns({"ours": ours_play, "peer": peer_play}, hands, chunk, took, 0, clock)
+    return {side: t / hands * 1e6 for side, t in took.items()}
 
 
 def peer_listings(root: str, driver: Path, listings: int, total: int, warmup: int,
@@ -422,8 +477,8 @@ def interleaved_listing(args: argparse.Namespace) -> None:
     command = [sys.executable, str(Path(__file__).resolve()), "--side", "both-listing",
                "--preset", args.preset, "--warmup", str(args.warmup), "--peer", args.peer,
                "--driver", str(args.driver), "--listings", str(args.listings),
-               "--passes", str(args.passes), "--chunk", str(args.chunk), "--clock", args.clock,
-               *_units_only(args)]
+               "--passes", str(args.passes), "--chunk", str(args.chunk or 50),
+               "--clock", args.clock, *_units_only(args)]
     print(f"{'process':>7} {'ours µs':>8} {'peer µs':>8} {'ours / peer':>11}")
     ratios = []
     for n in range(1, args.rounds + 1):
@@ -432,10 +487,32 @@ def interleaved_listing(args: argparse.Namespace) -> None:
         ratios.append(found["peer"] / found["ours"])
         print(f"{n:7} {found['ours']:8.1f} {found['peer']:8.1f} {ratios[-1]:10.2f}x", flush=True)
     print(f"\n{args.rounds} processes, each {args.passes} passes of {args.listings} listings a "
-          f"side after {args.warmup} hands' leads, the sides taking turns every {args.chunk} "
+          f"side after {args.warmup} hands' leads, the sides taking turns every {args.chunk or 50} "
           f"listings, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
     print(f"  ours ({_ours(args)}) / peer (classic): median {statistics.median(ratios):.2f}x as "
           f"fast a lead listing ({min(ratios):.2f}x to {max(ratios):.2f}x)")
+
+
+def interleaved_hands(args: argparse.Namespace) -> None:
+    """``--interleave`` (hands): ``both_hands`` in ``--rounds`` fresh processes; each
+    process's ratio, and their median."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--side", "both-hands",
+               "--preset", args.preset, "--warmup", str(args.warmup), "--peer", args.peer,
+               "--driver", str(args.driver), "--hands", str(args.hands),
+               "--chunk", str(args.chunk or 1), "--clock", args.clock]
+    print(f"{'process':>7} {'ours ms':>8} {'peer ms':>8} {'ours / peer':>11}")
+    ratios = []
+    for n in range(1, args.rounds + 1):
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        found = json.loads(out.strip().splitlines()[-1])
+        ratios.append(found["peer"] / found["ours"])
+        print(f"{n:7} {found['ours'] / 1e3:8.2f} {found['peer'] / 1e3:8.2f} "
+              f"{ratios[-1]:10.2f}x", flush=True)
+    print(f"\n{args.rounds} processes, each {args.hands} hands a side after {args.warmup}, "
+          f"the sides taking turns every {args.chunk or 1} hands, {args.clock} time "
+          f"({time.strftime('%Y-%m-%d')}):")
+    print(f"  ours ({args.preset}) / peer (classic): median {statistics.median(ratios):.2f}x "
+          f"the hands per second ({min(ratios):.2f}x to {max(ratios):.2f}x)")
 
 
 def peer(root: str, driver: Path, hands: int, warmup: int, clock: str) -> dict[str, float]:
@@ -471,13 +548,15 @@ def main() -> None:
                         help="with --listing: ours without its sure throws, the plays the "
                              "peer's listing gives (every single, n-of-a-kind and tractor)")
     parser.add_argument("--interleave", action="store_true",
-                        help="with --listing: both sides in one process, taking turns")
+                        help="both sides in one process, taking turns (hands, or with "
+                             "--listing listings)")
     parser.add_argument("--passes", type=int, default=3,
                         help="with --interleave: passes over the listings a process")
-    parser.add_argument("--chunk", type=int, default=50,
-                        help="with --interleave: listings a side before the other's turn")
+    parser.add_argument("--chunk", type=int,
+                        help="with --interleave: listings (default 50) or hands (default 1) "
+                             "a side before the other's turn")
     parser.add_argument("--side", choices=("ours", "ours-hands", "ours-listing", "peer-listing",
-                                           "both-listing"),
+                                           "both-listing", "both-hands"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--total", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -494,8 +573,12 @@ def main() -> None:
         return
     if args.side == "both-listing":
         print(json.dumps(both_listings(args.peer, args.driver, args.listings, args.warmup,
-                                       args.passes, args.chunk, args.preset,
+                                       args.passes, args.chunk or 50, args.preset,
                                        CLOCKS[args.clock], args.units_only)))
+        return
+    if args.side == "both-hands":
+        print(json.dumps(both_hands(args.peer, args.driver, args.hands, args.warmup,
+                                    args.chunk or 1, args.preset, CLOCKS[args.clock])))
         return
     if args.side == "ours":  # one round of ours, in its own process
         print(json.dumps(ours(args.hands, args.warmup, args.preset, args.clock)))
@@ -513,6 +596,9 @@ def main() -> None:
             interleaved_listing(args)
         else:
             timed_listing(args)
+        return
+    if args.interleave:
+        interleaved_hands(args)
         return
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours",
           "--hands", str(args.hands), "--warmup", str(args.warmup), "--preset", args.preset,
