@@ -318,8 +318,8 @@ def both_hands(root: str, driver: Path, hands: int, warmup: int, chunk: int, pre
                 rnd.play(seat, list(rng.choice(plays)))
             game.finish_round()
 
-    for seed_ in range(10**6, 10**6 + warmup):  # (bench/engine.py's warm-up seeds)
-        play_random_hand(Game(rules, seed_), random.Random(seed_))
+    for warm_seed in range(10**6, 10**6 + warmup):  # (bench/engine.py's warm-up seeds)
+        play_random_hand(Game(rules, warm_seed), random.Random(warm_seed))
     peer_play(0, warmup)
     took = {"ours": 0.0, "peer": 0.0}
     take_turns({"ours": ours_play, "peer": peer_play}, hands, chunk, took, 0, clock)
@@ -474,21 +474,12 @@ def interleaved_listing(args: argparse.Namespace) -> None:
     """``--listing --interleave``: ``both_listings`` in ``--rounds`` fresh processes (each
     with its own hash seed and memory layout, which move either side by some percent);
     each process's ratio, and their median."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--side", "both-listing",
-               "--preset", args.preset, "--warmup", str(args.warmup), "--peer", args.peer,
-               "--driver", str(args.driver), "--listings", str(args.listings),
-               "--passes", str(args.passes), "--chunk", str(args.chunk or 50),
-               "--clock", args.clock, *_units_only(args)]
-    print(f"{'process':>7} {'ours µs':>8} {'peer µs':>8} {'ours / peer':>11}")
-    ratios = []
-    for n in range(1, args.rounds + 1):
-        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-        found = json.loads(out.strip().splitlines()[-1])
-        ratios.append(found["peer"] / found["ours"])
-        print(f"{n:7} {found['ours']:8.1f} {found['peer']:8.1f} {ratios[-1]:10.2f}x", flush=True)
+    ratios = _processes(args, "both-listing", "µs", 1, [
+        "--listings", str(args.listings), "--passes", str(args.passes),
+        "--chunk", str(args.chunk or 50), *_units_only(args)])
     print(f"\n{args.rounds} processes, each {args.passes} passes of {args.listings} listings a "
-          f"side after {args.warmup} hands' leads, the sides taking turns every {args.chunk or 50} "
-          f"listings, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
+          f"side after {args.warmup} hands' leads, the sides taking turns every "
+          f"{args.chunk or 50} listings, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
     print(f"  ours ({_ours(args)}) / peer (classic): median {statistics.median(ratios):.2f}x as "
           f"fast a lead listing ({min(ratios):.2f}x to {max(ratios):.2f}x)")
 
@@ -496,23 +487,31 @@ def interleaved_listing(args: argparse.Namespace) -> None:
 def interleaved_hands(args: argparse.Namespace) -> None:
     """``--interleave`` (hands): ``both_hands`` in ``--rounds`` fresh processes; each
     process's ratio, and their median."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--side", "both-hands",
-               "--preset", args.preset, "--warmup", str(args.warmup), "--peer", args.peer,
-               "--driver", str(args.driver), "--hands", str(args.hands),
-               "--chunk", str(args.chunk or 1), "--clock", args.clock]
-    print(f"{'process':>7} {'ours ms':>8} {'peer ms':>8} {'ours / peer':>11}")
-    ratios = []
-    for n in range(1, args.rounds + 1):
-        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-        found = json.loads(out.strip().splitlines()[-1])
-        ratios.append(found["peer"] / found["ours"])
-        print(f"{n:7} {found['ours'] / 1e3:8.2f} {found['peer'] / 1e3:8.2f} "
-              f"{ratios[-1]:10.2f}x", flush=True)
+    ratios = _processes(args, "both-hands", "ms", 1e-3, [
+        "--hands", str(args.hands), "--chunk", str(args.chunk or 1)])
     print(f"\n{args.rounds} processes, each {args.hands} hands a side after {args.warmup}, "
           f"the sides taking turns every {args.chunk or 1} hands, {args.clock} time "
           f"({time.strftime('%Y-%m-%d')}):")
     print(f"  ours ({args.preset}) / peer (classic): median {statistics.median(ratios):.2f}x "
           f"the hands per second ({min(ratios):.2f}x to {max(ratios):.2f}x)")
+
+
+def _processes(args: argparse.Namespace, side: str, unit: str, scale: float,
+               options: list[str]) -> list[float]:
+    """``--rounds`` fresh processes of ``--side side`` (both sides in one process, in µs):
+    prints each one's figures (in ``unit``, µs times ``scale``) and returns their ratios."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--side", side,
+               "--preset", args.preset, "--warmup", str(args.warmup), "--peer", args.peer,
+               "--driver", str(args.driver), "--clock", args.clock, *options]
+    print(f"{'process':>7} {'ours ' + unit:>8} {'peer ' + unit:>8} {'ours / peer':>11}")
+    ratios = []
+    for n in range(1, args.rounds + 1):
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        found = json.loads(out.strip().splitlines()[-1])
+        ratios.append(found["peer"] / found["ours"])
+        print(f"{n:7} {found['ours'] * scale:8.2f} {found['peer'] * scale:8.2f} "
+              f"{ratios[-1]:10.2f}x", flush=True)
+    return ratios
 
 
 def peer(root: str, driver: Path, hands: int, warmup: int, clock: str) -> dict[str, float]:
