@@ -51,31 +51,26 @@ def test_the_replay_lists_where_the_random_player_listed(monkeypatch) -> None:
     bench = _bench()
     import engine.simulate as simulate
 
+    real = simulate.legal_plays
+
+    def recording(into: list[tuple[int, tuple]]):  # type: ignore[no-untyped-def]
+        def legal_plays(game: Game, seat: int) -> list:
+            plays = real(game, seat)
+            into.append((len(game.log), tuple(plays)))  # (the position: actions so far)
+            return plays
+        return legal_plays
+
     for preset in ("classic", "four-decks", "three-bid", "changzhu"):
         kinds = set()
         for record in bench.random_records(preset, [5, 6, 7]):
             listed: list[tuple[int, tuple]] = []
-            real = simulate.legal_plays
-
-            def by_random_play(game, seat, into=listed, real=real):  # type: ignore[no-untyped-def]
-                plays = real(game, seat)
-                into.append((len(game.log), tuple(plays)))
-                return plays
-
-            monkeypatch.setattr(simulate, "legal_plays", by_random_play)
+            monkeypatch.setattr(simulate, "legal_plays", recording(listed))
             play_random_hand(Game(bench.rules_of(preset), record.seed),
                              random.Random(record.seed))
             monkeypatch.undo()
-            again: dict[str, list[tuple[int, tuple]]] = {}
-            for which in ("leads", "follows"):
-                found = again[which] = []
-
-                def by_replay(game, seat, into=found, real=real):  # type: ignore[no-untyped-def]
-                    plays = real(game, seat)
-                    into.append((len(game.log), tuple(plays)))
-                    return plays
-
-                monkeypatch.setattr(bench, "legal_plays", by_replay)
+            again: dict[str, list[tuple[int, tuple]]] = {"leads": [], "follows": []}
+            for which, found in again.items():
+                monkeypatch.setattr(bench, "legal_plays", recording(found))
                 bench.replay_listing(record, which)
                 monkeypatch.undo()
             assert sorted(again["leads"] + again["follows"]) == listed, preset
