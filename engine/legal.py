@@ -561,7 +561,7 @@ class _SuitLeads(_Suit):
         once or twice (most suits with pairs): both from its runs of pairs, found once
         (``_distinct_units`` and ``decompose_distinct`` are the oracles). The components
         are worked out at once: each such suit has its throws asked."""
-        single_of = _kinds(self.ctx)[0]
+        single_of, pair_of = _kinds(self.ctx)
         pairs: list[int] = []
         kinds: list[Cards] = []
         single_parts: list[Unit] = []
@@ -574,14 +574,14 @@ class _SuitLeads(_Suit):
             else:
                 single_parts.append(single_of[key])
                 single_cards.append(_ONE[same[0].index])
-        self._runs_of_pairs(pairs, kinds, single_parts, single_cards, strength)
+        self._runs_of_pairs(pairs, kinds, single_parts, single_cards, strength, pair_of)
 
     def _pairs_of_cards(self, cards: Sequence[Card], strength: Sequence[int]) -> bool:
         """``_pairs_only`` where each card is its own ident (classic), straight from the
         cards: sorted strongest first, identical cards lie side by side, so one pass finds
         the singles, the pairs and the cards held once. False (nothing done) where a card
         is held more than twice or none twice."""
-        single_of = _kinds(self.ctx)[0]
+        single_of, pair_of = _kinds(self.ctx)
         leads: list[Cards] = []
         pairs: list[int] = []
         kinds: list[Cards] = []
@@ -607,14 +607,15 @@ class _SuitLeads(_Suit):
             return False
         self.leads = leads
         self._widest = 2
-        self._runs_of_pairs(pairs, kinds, single_parts, single_cards, strength)
+        self._runs_of_pairs(pairs, kinds, single_parts, single_cards, strength, pair_of)
         return True
 
     def _runs_of_pairs(self, pairs: list[int], kinds: list[Cards], single_parts: list[Unit],
-                       single_cards: list[Cards], strength: Sequence[int]) -> None:
+                       single_cards: list[Cards], strength: Sequence[int],
+                       pair_of: Sequence[Unit]) -> None:
         """``_pairs_only``'s units and components from the suit's pairs (``pairs``: their
-        idents strongest first, ``kinds``: their cards) and its cards held once."""
-        pair_of = _kinds(self.ctx)[1]
+        idents strongest first, ``kinds``: their cards) and its cards held once
+        (``pair_of``: ``_kinds``' pairs, which the caller looked up with its singles)."""
         leads = self.leads
         leads += kinds
         runs = strength_runs(pairs, strength)
