@@ -56,7 +56,7 @@ from engine.game import Game, Playing
 from engine.legal import check_play, legal_plays
 from engine.record import GameRecord, replay
 from engine.rules import Ruleset, ruleset
-from engine.simulate import play_random_hand, random_action
+from engine.simulate import lists_legal_plays, play_random_hand, random_action
 
 CLOCK = time.process_time
 EXTRA = {"four-decks": ("classic", {"decks": 4})}
@@ -152,7 +152,7 @@ def replay_hands(preset: str, hands: int, recorded: int, warmup: int,
 
 def replay_listing(record: GameRecord, listings: str | None) -> Game:
     """``replay``, with the random player's listings of ``listings`` (``"leads"`` or
-    ``"follows"``) made again where it made them (``listed_by_random_play``)."""
+    ``"follows"``) made again where it made them (``engine.simulate.lists_legal_plays``)."""
     if listings is None:
         return replay(record)
     leads = listings == "leads"
@@ -161,22 +161,10 @@ def replay_listing(record: GameRecord, listings: str | None) -> Game:
         if type(action) is Play:
             phase = game.state.phase
             assert isinstance(phase, Playing)
-            if (phase.trick.lead is None) == leads and listed_by_random_play(phase):
+            if (phase.trick.lead is None) == leads and lists_legal_plays(phase, action.seat):
                 legal_plays(game, action.seat)
         game.apply(action)
     return game
-
-
-def listed_by_random_play(phase: Playing) -> bool:
-    """Does ``random_play`` list the legal plays of the seat in turn here? On a lead, and
-    on a lead of more than one card where the seat holds more of its suit than it led."""
-    lead = phase.trick.lead
-    if lead is None:
-        return True
-    if lead.size == 1:
-        return False
-    in_suit = phase.ctx.suit_cards[lead.suit].__contains__
-    return sum(map(in_suit, phase.hands[phase.turn])) > lead.size
 
 
 def _cards_played(rules: Ruleset) -> int:

@@ -199,7 +199,7 @@ def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 123
     at each lead; with how many the warm-up gave, the driver's lead listing (nested in
     the driver's ``main``, so written out here; its multisets are the driver's) and a
     function that forgets the memos the listings leave."""
-    leads, follows, new_round = _peer_driver(root, driver, seed)
+    leads, play_round = _peer_driver(root, driver, seed)
     positions: list[tuple[list[str], object]] = []
     warm = 0
     for n in range(10**6):
@@ -207,16 +207,7 @@ def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 123
             warm = len(positions)
         if n >= warmup and len(positions) >= warm + total:
             break
-        game, rnd, rng = new_round()
-        while rnd.phase == "play":
-            seat = rnd.turn
-            if not rnd.trick.plays:
-                positions.append((list(rnd.hands[seat]), rnd.ordering))
-                plays = leads(rnd.hands[seat], rnd.ordering)
-            else:
-                plays = follows(rnd)
-            rnd.play(seat, list(rng.choice(plays)))
-        game.finish_round()
+        play_round(lambda hand, ordering: positions.append((list(hand), ordering)))
 
     def forget() -> None:  # the memos the hands left (``ordering._trcache``, ...)
         for _, o in positions:
@@ -228,11 +219,12 @@ def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 123
 
 
 def _peer_driver(root: str, driver: Path, seed: int
-                 ) -> tuple[Callable[..., Any], Callable[..., Any], Callable[[], Any]]:
+                 ) -> tuple[Callable[..., Any], Callable[..., None]]:
     """The peer's driver (``--enum rules``) made from the peer's public functions: its
-    lead listing, its follow listing, and its ``new_round`` (a round dealt, declared and
-    buried, the driver's way and from its seed), which returns the game, the round and the
-    random generator that also draws the plays."""
+    lead listing, and its round played (dealt, declared and buried the driver's way, then
+    every play drawn from the listed ones, from the driver's seed: its ``play_hands``
+    without its clocks), which tells ``on_lead`` (where given) each lead's hand and
+    ordering before listing it."""
     multiset_combos = load_script(driver, "bench_peer").multiset_combos
     sys.path.insert(0, root)
     from shengji.engine import cards as cards_mod  # type: ignore[import-not-found]
@@ -293,7 +285,20 @@ def _peer_driver(root: str, driver: Path, seed: int
         rnd.bury(rnd.banker, rng.sample(rnd.hands[rnd.banker], 8))
         return game, rnd, rng
 
-    return leads, follows, new_round
+    def play_round(on_lead: Callable[[list[str], object], object] | None = None) -> None:
+        game, rnd, rng = new_round()
+        while rnd.phase == "play":
+            seat = rnd.turn
+            if not rnd.trick.plays:
+                if on_lead is not None:
+                    on_lead(rnd.hands[seat], rnd.ordering)
+                plays = leads(rnd.hands[seat], rnd.ordering)
+            else:
+                plays = follows(rnd)
+            rnd.play(seat, list(rng.choice(plays)))
+        game.finish_round()
+
+    return leads, play_round
 
 
 def both_hands(root: str, driver: Path, hands: int, warmup: int, chunk: int, preset: str,
@@ -302,21 +307,15 @@ def both_hands(root: str, driver: Path, hands: int, warmup: int, chunk: int, pre
     """Both sides' random hands in one process, taking turns every ``chunk`` hands (which
     side goes first alternates), after ``warmup`` hands each: µs a hand, each side."""
     rules = _bench_engine().rules_of(preset)
-    leads, follows, new_round = _peer_driver(root, driver, seed)
+    _, play_round = _peer_driver(root, driver, seed)
 
     def ours_play(start: int, stop: int) -> None:
         for hand in range(start, stop):  # (bench/engine.py's seeds: 0, 1, 2, ...)
             play_random_hand(Game(rules, hand), random.Random(hand))
 
     def peer_play(start: int, stop: int) -> None:
-        for _ in range(start, stop):  # the driver's ``play_hands``, without its clocks
-            game, rnd, rng = new_round()
-            while rnd.phase == "play":
-                seat = rnd.turn
-                plays = leads(rnd.hands[seat], rnd.ordering) if not rnd.trick.plays else \
-                    follows(rnd)
-                rnd.play(seat, list(rng.choice(plays)))
-            game.finish_round()
+        for _ in range(start, stop):
+            play_round()
 
     for warm_seed in range(10**6, 10**6 + warmup):  # (bench/engine.py's warm-up seeds)
         play_random_hand(Game(rules, warm_seed), random.Random(warm_seed))

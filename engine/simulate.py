@@ -105,19 +105,35 @@ def random_play(game: Game, seat: int, rng: random.Random) -> tuple[Card, ...]:
     """A uniformly random legal play, without enumerating where the choice is free."""
     phase = game.state.phase
     assert isinstance(phase, Playing)
+    led = _free_follow(phase, seat)
+    if led is None:
+        return rng.choice(legal_plays(game, seat))
     lead = phase.trick.lead
-    if lead is not None:
-        in_suit = phase.ctx.suit_cards[lead.suit].__contains__
-        hand = phase.hands[seat]
-        led = list(filter(in_suit, hand))
-        if len(led) <= lead.size:  # every led card goes; the rest is free
-            if len(led) == lead.size:  # (``rng.sample(others, 0)`` would draw nothing)
-                return tuple(led)
-            others = list(filterfalse(in_suit, hand))
-            return (*led, *rng.sample(others, lead.size - len(led)))
-        if lead.size == 1:
-            return (rng.choice(led),)
-    return rng.choice(legal_plays(game, seat))
+    assert lead is not None
+    if len(led) > lead.size:  # a single led: any card of its suit
+        return (rng.choice(led),)
+    if len(led) == lead.size:  # (``rng.sample(others, 0)`` would draw nothing)
+        return tuple(led)
+    # every led card goes; the rest is free
+    others = list(filterfalse(phase.ctx.suit_cards[lead.suit].__contains__, phase.hands[seat]))
+    return (*led, *rng.sample(others, lead.size - len(led)))
+
+
+def lists_legal_plays(phase: Playing, seat: int) -> bool:
+    """Does ``random_play`` list the seat's legal plays here (to draw one)? On every lead,
+    and on a lead of more than one card where the seat holds more of its suit than led.
+    (``bench/engine.py`` makes the same listings again, to count what they cost.)"""
+    return _free_follow(phase, seat) is None
+
+
+def _free_follow(phase: Playing, seat: int) -> list[Card] | None:
+    """The seat's cards of the led suit where its follow is drawn without a listing (a
+    single led, or no more of the suit than led); None where ``random_play`` lists."""
+    lead = phase.trick.lead
+    if lead is None:
+        return None
+    led = list(filter(phase.ctx.suit_cards[lead.suit].__contains__, phase.hands[seat]))
+    return led if lead.size == 1 or len(led) <= lead.size else None
 
 
 def random_return(game: Game, sticker: int, count: int, rng: random.Random) -> tuple[Card, ...]:
