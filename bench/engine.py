@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/engine.py [--hands N] [--rounds R]
      [--preset NAME[:option=value,...] ...] [--callgrind [--warmup W]]
-     [--replay [--listings leads|follows]]
+     [--replay [--listings leads|follows]] [--interleave [--warmup W]]
 Every hand is dealt card by card with random declarations, buried, played to the end
 with random legal plays through ``Game.apply`` (all validation on) and scored. The
 presets take turns, round after round, and each figure is the median over the rounds;
@@ -27,6 +27,13 @@ choosing (its listing of every lead, its follows). Under ``--callgrind`` both pr
 play the same ``--warmup`` + ``2 * --hands`` hands first and replay ``--warmup`` +
 ``--hands`` or ``--warmup`` + ``2 * --hands`` of them, so the difference is replays only.
 
+``--interleave`` times the presets side by side: in each of ``--rounds`` fresh processes,
+after ``--warmup`` hands of each, they take turns hand by hand (which goes first moves on
+by one each hand), so that all run at the machine's speed of the same moments (a round of
+a preset's hands alone takes long enough for that speed to move by a third); printed, by
+preset, the medians over the processes of µs a card and of its ratio to classic's card
+in the same process.
+
 ``--replay --listings leads`` (or ``follows``) adds to the replay the random player's
 listings of legal leads (or follows): ``legal_plays`` called where ``random_play`` calls it,
 before that play is applied, the lead listings in the same order and so with the same
@@ -38,6 +45,7 @@ random draws, its declarations, its free follows).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -120,6 +128,50 @@ def enumeration_and_check(preset: str, hands: int) -> tuple[float, ...]:
     return (statistics.mean(lead_t) * 1e6, statistics.mean(follow_t) * 1e6,
             statistics.mean(check_t) * 1e6, len(lead_t) / (hands * _cards_played(rules)),
             statistics.mean(options_at_lead), statistics.mean(hand_at_lead))
+
+
+def interleaved_hands(presets: list[str], hands: int, warmup: int) -> dict[str, float]:
+    """µs a card played of each preset's random hands (seeds 0 to ``hands`` - 1, as
+    ``hands_per_second``), the presets taking turns hand by hand in this process, which
+    one goes first moving on by one each hand, after ``warmup`` hands of each: so that
+    every preset runs at the machine's speed of the same moments."""
+    rules = {preset: rules_of(preset) for preset in presets}
+    for preset in presets:
+        for seed in range(10**6, 10**6 + warmup):
+            play_random_hand(Game(rules[preset], seed), random.Random(seed))
+    took = dict.fromkeys(presets, 0.0)
+    for seed in range(hands):
+        first = seed % len(presets)
+        for preset in presets[first:] + presets[:first]:
+            start = CLOCK()
+            play_random_hand(Game(rules[preset], seed), random.Random(seed))
+            took[preset] += CLOCK() - start
+    return {preset: t / hands / _cards_played(rules[preset]) * 1e6
+            for preset, t in took.items()}
+
+
+def timed_interleaved(presets: list[str], hands: int, warmup: int, processes: int) -> None:
+    """``interleaved_hands`` in ``processes`` fresh processes: each process's µs a card,
+    then by preset the medians of µs a card and of its ratio to classic's card in the
+    same process (classic first when it is not among the presets)."""
+    if "classic" not in presets:
+        presets = ["classic", *presets]
+    runs = []
+    for n in range(processes):
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--side",
+                              "interleaved", "--hands", str(hands), "--warmup", str(warmup),
+                              "--preset", *presets], check=True, capture_output=True,
+                             text=True).stdout
+        runs.append(json.loads(out))
+        print(f"process {n + 1}: " + ", ".join(f"{p} {us:.1f}" for p, us in runs[-1].items())
+              + " µs a card", flush=True)
+    print(f"{'preset':30} {'µs/card':>8} {'x classic/card':>14} {'(by process)':>16}")
+    for preset in presets:
+        ratios = sorted(run[preset] / run["classic"] for run in runs)
+        print(f"{preset:30} {statistics.median(run[preset] for run in runs):8.1f} "
+              f"{statistics.median(ratios):14.2f} {f'{ratios[0]:.2f} to {ratios[-1]:.2f}':>16}")
+    print(f"({time.strftime('%Y-%m-%d')}, {processes} processes, each {hands} hands a preset "
+          f"after {warmup}, the presets taking turns hand by hand, cpu time)")
 
 
 def random_records(preset: str, seeds: list[int]) -> list[GameRecord]:
@@ -259,19 +311,29 @@ def main() -> None:
                         help="presets, or preset:option=value,...")
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions a hand under callgrind instead of timing")
-    parser.add_argument("--warmup", type=int, default=3, help="--callgrind's warm-up hands")
+    parser.add_argument("--warmup", type=int, default=3,
+                        help="--callgrind's and --interleave's warm-up hands")
     parser.add_argument("--replay", action="store_true",
                         help="the engine alone: random hands' actions applied again")
     parser.add_argument("--listings", choices=("leads", "follows"),
                         help="with --replay: add the random player's listings of these")
-    parser.add_argument("--side", choices=("hands", "replays"), help=argparse.SUPPRESS)
+    parser.add_argument("--interleave", action="store_true",
+                        help="timed: the presets take turns hand by hand, in --rounds fresh "
+                             "processes")
+    parser.add_argument("--side", choices=("hands", "replays", "interleaved"),
+                        help=argparse.SUPPRESS)
     parser.add_argument("--recorded", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.listings and not args.replay and args.side != "replays":
         parser.error("--listings goes with --replay")
+    if args.interleave and (args.callgrind or args.replay):
+        parser.error("--interleave times random hands: not with --callgrind or --replay")
     if args.side == "hands":  # what --callgrind counts, in its own process
         for preset in args.preset:
             play_hands(preset, args.hands, args.warmup)
+        return
+    if args.side == "interleaved":
+        print(json.dumps(interleaved_hands(args.preset, args.hands, args.warmup)))
         return
     if args.side == "replays":
         for preset in args.preset:
@@ -279,6 +341,9 @@ def main() -> None:
         return
     if args.callgrind:
         callgrind(args.preset, args.hands, args.warmup, args.replay, args.listings)
+        return
+    if args.interleave:
+        timed_interleaved(args.preset, args.hands, args.warmup, args.rounds)
         return
     if args.replay:
         timed_replays(args.preset, args.hands, args.rounds, args.listings)

@@ -76,3 +76,29 @@ def test_the_replay_lists_where_the_random_player_listed(monkeypatch) -> None:
             assert sorted(again["leads"] + again["follows"]) == listed, preset
             kinds |= {which for which, found in again.items() if found}
         assert kinds == {"leads", "follows"}, preset  # (both kinds were asked)
+
+
+def test_interleaved_presets_take_turns_hand_by_hand_on_the_same_seeds(monkeypatch) -> None:
+    """``--interleave``: every preset plays seeds 0 to n - 1 after its warm-up, one hand
+    each in turn, the first of each turn moving on by one."""
+    bench = _bench()
+    played: list[tuple[int, int]] = []  # (players, seed) of each hand, in order
+    monkeypatch.setattr(bench, "play_random_hand", lambda game, rng: played.append(
+        (game.rules.players, game.seed)))
+    per_card = bench.interleaved_hands(["classic", "three-bid", "six"], 3, 1)
+    warm = [(4, 10**6), (3, 10**6), (6, 10**6)]
+    assert played == warm + [(4, 0), (3, 0), (6, 0), (3, 1), (6, 1), (4, 1),
+                             (6, 2), (4, 2), (3, 2)]
+    assert set(per_card) == {"classic", "three-bid", "six"}
+    assert all(us >= 0 for us in per_card.values())
+
+
+def test_the_interleaved_benchmark_prints_each_preset_against_classic() -> None:
+    run = subprocess.run([sys.executable, "bench/engine.py", "--interleave", "--hands", "2",
+                          "--warmup", "0", "--rounds", "2", "--preset", "red-black"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.count("process ") == 2, run.stdout
+    rows = dict(re.findall(r"^(\S+) +[\d.]+ +([\d.]+) +[\d.]+ to [\d.]+$", run.stdout, re.M))
+    assert rows.get("classic") == "1.00", run.stdout  # (added: the ratios are to classic)
+    assert float(rows["red-black"]) > 0, run.stdout
