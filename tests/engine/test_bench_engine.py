@@ -100,5 +100,5 @@ def test_the_interleaved_benchmark_prints_each_preset_against_classic() -> None:
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.count("process ") == 2, run.stdout
     rows = dict(re.findall(r"^(\S+) +[\d.]+ +([\d.]+) +[\d.]+ to [\d.]+$", run.stdout, re.M))
-    assert rows.get("classic") == "1.00", run.stdout  # (added: the ratios are to classic)
+    assert rows.get("classic") == "1.00", run.stdout  # (classic is added: the ratios are to it)
     assert float(rows["red-black"]) > 0, run.stdout
