@@ -55,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -137,8 +138,7 @@ def interleaved_hands(presets: list[str], hands: int, warmup: int) -> dict[str, 
     every preset runs at the machine's speed of the same moments."""
     rules = {preset: rules_of(preset) for preset in presets}
     for preset in presets:
-        for seed in range(10**6, 10**6 + warmup):
-            play_random_hand(Game(rules[preset], seed), random.Random(seed))
+        play_seeds(rules[preset], warmup_seeds(warmup))
     took = dict.fromkeys(presets, 0.0)
     for seed in range(hands):
         first = seed % len(presets)
@@ -197,7 +197,7 @@ def replay_hands(preset: str, hands: int, recorded: int, warmup: int,
                  listings: str | None = None) -> None:
     """What ``--callgrind --replay`` counts: the warm-up seeds' hands and ``recorded``
     more played, then the warm-up's and the first ``hands`` of those replayed."""
-    records = random_records(preset, [*range(10**6, 10**6 + warmup), *range(recorded)])
+    records = random_records(preset, [*warmup_seeds(warmup), *range(recorded)])
     for record in records[:warmup + hands]:
         replay_listing(record, listings)
 
@@ -224,11 +224,20 @@ def _cards_played(rules: Ruleset) -> int:
     return rules.players * rules.hand_size
 
 
+def warmup_seeds(warmup: int) -> range:
+    """The warm-up hands' seeds: apart from the measured hands' 0, 1, 2, ..."""
+    return range(10**6, 10**6 + warmup)
+
+
+def play_seeds(rules: Ruleset, seeds: Iterable[int]) -> None:
+    """A random hand of each seed (its own game and generator)."""
+    for seed in seeds:
+        play_random_hand(Game(rules, seed), random.Random(seed))
+
+
 def play_hands(preset: str, hands: int, warmup: int) -> None:
     """Only play hands (what ``--callgrind`` counts): the warm-up seeds, then ``hands``."""
-    rules = rules_of(preset)
-    for seed in [*range(10**6, 10**6 + warmup), *range(hands)]:
-        play_random_hand(Game(rules, seed), random.Random(seed))
+    play_seeds(rules_of(preset), [*warmup_seeds(warmup), *range(hands)])
 
 
 #: The hash seed callgrind's counts use, so that two processes' sets and dicts iterate

@@ -80,8 +80,7 @@ sys.path.insert(0, str(ROOT))
 from engine import legal  # noqa: E402
 from engine.game import Game, HandOver, MatchOver, Playing  # noqa: E402
 from engine.plays import ClassicPlay  # noqa: E402
-from engine.rules import ruleset  # noqa: E402
-from engine.simulate import play_random_hand, random_action  # noqa: E402
+from engine.simulate import random_action  # noqa: E402
 
 DRIVER = ROOT.parent / "shared" / "peer" / "bench_peer.py"
 
@@ -113,31 +112,23 @@ def ours(hands: int, warmup: int, preset: str, clock: str) -> dict[str, float]:
     """Hands per second, and µs per legal-play listing on a lead and on a follow."""
     bench = _bench_engine()
     bench.CLOCK = CLOCKS[clock]
-    rules = ruleset(preset)
-    for seed in range(10**6, 10**6 + warmup):
-        play_random_hand(Game(rules, seed), random.Random(seed))
+    bench.play_seeds(bench.rules_of(preset), bench.warmup_seeds(warmup))
     rate = bench.hands_per_second(preset, hands)
     lead, follow, *_ = bench.enumeration_and_check(preset, hands)
     return {"hands_per_s": rate, "lead_us": lead, "follow_us": follow}
 
 
-def ours_hands(hands: int, warmup: int, preset: str) -> None:
-    """Only play hands (what ``--callgrind`` counts): the warm-up seeds, then ``hands``."""
-    rules = _bench_engine().rules_of(preset)
-    for seed in [*range(10**6, 10**6 + warmup), *range(hands)]:
-        play_random_hand(Game(rules, seed), random.Random(seed))
-
-
 def ours_leads(warmup: int, count: int, preset: str, units_only: bool = False
                ) -> tuple[list[tuple[Game, int]], int]:
-    """Every lead of our random hands (``ours_hands``' seeds): the game and the leader at
-    each lead of the ``warmup`` hands, then of as many more hands as give ``count`` more;
-    and how many the warm-up gave. ``units_only``: listed from then on without the sure
-    throws (``without_throws``)."""
-    rules = _bench_engine().rules_of(preset)
+    """Every lead of our random hands (``bench/engine.py``'s ``play_hands``' seeds): the
+    game and the leader at each lead of the ``warmup`` hands, then of as many more hands as
+    give ``count`` more; and how many the warm-up gave. ``units_only``: listed from then on
+    without the sure throws (``without_throws``)."""
+    bench = _bench_engine()
+    rules = bench.rules_of(preset)
     out: list[tuple[Game, int]] = []
     warm = 0
-    for n, seed in enumerate([*range(10**6, 10**6 + warmup), *range(10**6)]):
+    for n, seed in enumerate([*bench.warmup_seeds(warmup), *range(10**6)]):
         if n == warmup:
             warm = len(out)
         if n >= warmup and len(out) >= warm + count:
@@ -274,7 +265,7 @@ def _peer_driver(root: str, driver: Path, seed: int
     rng = random.Random(seed)
     current: list[Any] = [None]  # the game, until it is over
 
-    def new_round() -> tuple[Any, Any, random.Random]:
+    def play_round(on_lead: Callable[[list[str], object], object] | None = None) -> None:
         game = current[0]
         if game is None or game.game_over:
             game = current[0] = PeerGame(random.Random(rng.getrandbits(64)))
@@ -283,10 +274,6 @@ def _peer_driver(root: str, driver: Path, seed: int
             rnd.deal_next()
         rnd.finalize_declare()
         rnd.bury(rnd.banker, rng.sample(rnd.hands[rnd.banker], 8))
-        return game, rnd, rng
-
-    def play_round(on_lead: Callable[[list[str], object], object] | None = None) -> None:
-        game, rnd, rng = new_round()
         while rnd.phase == "play":
             seat = rnd.turn
             if not rnd.trick.plays:
@@ -306,19 +293,18 @@ def both_hands(root: str, driver: Path, hands: int, warmup: int, chunk: int, pre
                ) -> dict[str, float]:
     """Both sides' random hands in one process, taking turns every ``chunk`` hands (which
     side goes first alternates), after ``warmup`` hands each: µs a hand, each side."""
-    rules = _bench_engine().rules_of(preset)
+    bench = _bench_engine()
+    rules = bench.rules_of(preset)
     _, play_round = _peer_driver(root, driver, seed)
 
     def ours_play(start: int, stop: int) -> None:
-        for hand in range(start, stop):  # (bench/engine.py's seeds: 0, 1, 2, ...)
-            play_random_hand(Game(rules, hand), random.Random(hand))
+        bench.play_seeds(rules, range(start, stop))  # (bench/engine.py's seeds: 0, 1, ...)
 
     def peer_play(start: int, stop: int) -> None:
         for _ in range(start, stop):
             play_round()
 
-    for warm_seed in range(10**6, 10**6 + warmup):  # (bench/engine.py's warm-up seeds)
-        play_random_hand(Game(rules, warm_seed), random.Random(warm_seed))
+    bench.play_seeds(rules, bench.warmup_seeds(warmup))
     peer_play(0, warmup)
     took = {"ours": 0.0, "peer": 0.0}
     take_turns({"ours": ours_play, "peer": peer_play}, hands, chunk, took, 0, clock)
@@ -475,10 +461,10 @@ def interleaved_listing(args: argparse.Namespace) -> None:
     each process's ratio, and their median."""
     ratios = _processes(args, "both-listing", "µs", 1, [
         "--listings", str(args.listings), "--passes", str(args.passes),
-        "--chunk", str(args.chunk or 50), *_units_only(args)])
+        "--chunk", str(args.chunk), *_units_only(args)])
     print(f"\n{args.rounds} processes, each {args.passes} passes of {args.listings} listings a "
           f"side after {args.warmup} hands' leads, the sides taking turns every "
-          f"{args.chunk or 50} listings, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
+          f"{args.chunk} listings, {args.clock} time ({time.strftime('%Y-%m-%d')}):")
     print(f"  ours ({_ours(args)}) / peer (classic): median {statistics.median(ratios):.2f}x as "
           f"fast a lead listing ({min(ratios):.2f}x to {max(ratios):.2f}x)")
 
@@ -487,9 +473,9 @@ def interleaved_hands(args: argparse.Namespace) -> None:
     """``--interleave`` (hands): ``both_hands`` in ``--rounds`` fresh processes; each
     process's ratio, and their median."""
     ratios = _processes(args, "both-hands", "ms", 1e-3, [
-        "--hands", str(args.hands), "--chunk", str(args.chunk or 1)])
+        "--hands", str(args.hands), "--chunk", str(args.chunk)])
     print(f"\n{args.rounds} processes, each {args.hands} hands a side after {args.warmup}, "
-          f"the sides taking turns every {args.chunk or 1} hands, {args.clock} time "
+          f"the sides taking turns every {args.chunk} hands, {args.clock} time "
           f"({time.strftime('%Y-%m-%d')}):")
     print(f"  ours ({args.preset}) / peer (classic): median {statistics.median(ratios):.2f}x "
           f"the hands per second ({min(ratios):.2f}x to {max(ratios):.2f}x)")
@@ -558,6 +544,8 @@ def main() -> None:
                         help=argparse.SUPPRESS)
     parser.add_argument("--total", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.chunk is None:
+        args.chunk = 50 if args.listing or args.side == "both-listing" else 1
     if args.side in ("ours-listing", "peer-listing"):
         total = args.total or 2 * args.listings
         clock = CLOCKS[args.clock]
@@ -571,18 +559,18 @@ def main() -> None:
         return
     if args.side == "both-listing":
         print(json.dumps(both_listings(args.peer, args.driver, args.listings, args.warmup,
-                                       args.passes, args.chunk or 50, args.preset,
+                                       args.passes, args.chunk, args.preset,
                                        CLOCKS[args.clock], args.units_only)))
         return
     if args.side == "both-hands":
         print(json.dumps(both_hands(args.peer, args.driver, args.hands, args.warmup,
-                                    args.chunk or 1, args.preset, CLOCKS[args.clock])))
+                                    args.chunk, args.preset, CLOCKS[args.clock])))
         return
     if args.side == "ours":  # one round of ours, in its own process
         print(json.dumps(ours(args.hands, args.warmup, args.preset, args.clock)))
         return
     if args.side == "ours-hands":
-        ours_hands(args.hands, args.warmup, args.preset)
+        _bench_engine().play_hands(args.preset, args.hands, args.warmup)
         return
     if not args.peer:
         parser.error("--peer is required: the server/ folder of a jerryyyu/shengji snapshot")
