@@ -158,11 +158,9 @@ def timed_interleaved(presets: list[str], hands: int, warmup: int, processes: in
         presets = ["classic", *presets]
     runs = []
     for n in range(processes):
-        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--side",
-                              "interleaved", "--hands", str(hands), "--warmup", str(warmup),
-                              "--preset", *presets], check=True, capture_output=True,
-                             text=True).stdout
-        runs.append(json.loads(out))
+        runs.append(fresh_process(Path(__file__), ["--side", "interleaved", "--hands",
+                                                   str(hands), "--warmup", str(warmup),
+                                                   "--preset", *presets]))
         print(f"process {n + 1}: " + ", ".join(f"{p} {us:.1f}" for p, us in runs[-1].items())
               + " µs a card", flush=True)
     print(f"{'preset':30} {'µs/card':>8} {'x classic/card':>14} {'(by process)':>16}")
@@ -172,6 +170,16 @@ def timed_interleaved(presets: list[str], hands: int, warmup: int, processes: in
               f"{statistics.median(ratios):14.2f} {f'{ratios[0]:.2f} to {ratios[-1]:.2f}':>16}")
     print(f"({time.strftime('%Y-%m-%d')}, {processes} processes, each {hands} hands a preset "
           f"after {warmup}, the presets taking turns hand by hand, cpu time)")
+
+
+def fresh_process(script: Path, options: list[str]) -> dict[str, float]:
+    """The figures ``script`` run with ``options`` in a new interpreter prints as JSON on
+    its last line (so that each process starts cold, with its own hash seed and memory
+    layout)."""
+    out = subprocess.run([sys.executable, str(script.resolve()), *options], check=True,
+                         capture_output=True, text=True).stdout
+    found: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    return found
 
 
 def random_records(preset: str, seeds: list[int]) -> list[GameRecord]:

@@ -435,15 +435,13 @@ def timed_listing(args: argparse.Namespace) -> None:
     sides taking turns in fresh processes round after round; the medians."""
     common = ["--warmup", str(args.warmup), "--peer", args.peer, "--driver", str(args.driver),
               "--listings", str(args.listings), "--clock", args.clock]
-    me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-listing",
-          "--preset", args.preset, *common, *_units_only(args)]
-    them = [sys.executable, str(Path(__file__).resolve()), "--side", "peer-listing", *common]
+    me = ["--side", "ours-listing", "--preset", args.preset, *common, *_units_only(args)]
+    them = ["--side", "peer-listing", *common]
     found: dict[str, list[float]] = {"ours": [], "peer": []}
     print(f"{'round':>5} {'side':5} {'µs a lead listing':>18}")
     for n in range(1, args.rounds + 1):
-        for side, command in (("ours", me), ("peer", them)):
-            out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-            found[side].append(json.loads(out.strip().splitlines()[-1])["us"])
+        for side, options in (("ours", me), ("peer", them)):
+            found[side].append(_bench_engine().fresh_process(Path(__file__), options)["us"])
             print(f"{n:5} {side:5} {found[side][-1]:18.1f}", flush=True)
     mine, theirs = statistics.median(found["ours"]), statistics.median(found["peer"])
     ratios = [p / o for o, p in zip(found["ours"], found["peer"], strict=True)]
@@ -455,7 +453,7 @@ def timed_listing(args: argparse.Namespace) -> None:
           f"{statistics.median(ratios):.2f}x, {min(ratios):.2f}x to {max(ratios):.2f}x)")
 
 
-def interleaved_listing(args: argparse.Namespace) -> None:
+def interleaved_both_listings(args: argparse.Namespace) -> None:
     """``--listing --interleave``: ``both_listings`` in ``--rounds`` fresh processes (each
     with its own hash seed and memory layout, which move either side by some percent);
     each process's ratio, and their median."""
@@ -469,7 +467,7 @@ def interleaved_listing(args: argparse.Namespace) -> None:
           f"fast a lead listing ({min(ratios):.2f}x to {max(ratios):.2f}x)")
 
 
-def interleaved_hands(args: argparse.Namespace) -> None:
+def interleaved_both_hands(args: argparse.Namespace) -> None:
     """``--interleave`` (hands): ``both_hands`` in ``--rounds`` fresh processes; each
     process's ratio, and their median."""
     ratios = _processes(args, "both-hands", "ms", 1e-3, [
@@ -485,14 +483,13 @@ def _processes(args: argparse.Namespace, side: str, unit: str, scale: float,
                options: list[str]) -> list[float]:
     """``--rounds`` fresh processes of ``--side side`` (both sides in one process, in µs):
     prints each one's figures (in ``unit``, µs times ``scale``) and returns their ratios."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--side", side,
-               "--preset", args.preset, "--warmup", str(args.warmup), "--peer", args.peer,
-               "--driver", str(args.driver), "--clock", args.clock, *options]
+    options = ["--side", side, "--preset", args.preset, "--warmup", str(args.warmup),
+               "--peer", args.peer, "--driver", str(args.driver), "--clock", args.clock,
+               *options]
     print(f"{'process':>7} {'ours ' + unit:>8} {'peer ' + unit:>8} {'ours / peer':>11}")
     ratios = []
     for n in range(1, args.rounds + 1):
-        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-        found = json.loads(out.strip().splitlines()[-1])
+        found = _bench_engine().fresh_process(Path(__file__), options)
         ratios.append(found["peer"] / found["ours"])
         print(f"{n:7} {found['ours'] * scale:8.2f} {found['peer'] * scale:8.2f} "
               f"{ratios[-1]:10.2f}x", flush=True)
@@ -579,12 +576,12 @@ def main() -> None:
         return
     if args.listing:
         if args.interleave:
-            interleaved_listing(args)
+            interleaved_both_listings(args)
         else:
             timed_listing(args)
         return
     if args.interleave:
-        interleaved_hands(args)
+        interleaved_both_hands(args)
         return
     me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours",
           "--hands", str(args.hands), "--warmup", str(args.warmup), "--preset", args.preset,
