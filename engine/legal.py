@@ -530,13 +530,18 @@ class _SuitLeads(_Suit):
         self.choice_free = True
         strength = ctx.strength
         suit_order = ctx.distinct_idents[ctx.eff[cards[0].index]]
-        if suit_order is not None and ctx.ident_is_card and max_width >= 2 and \
-                self._pairs_of_cards(cards, strength):
-            return  # (classic's suits with pairs: no grouping by ident)
-        by_ident = grouped(cards, ctx.ident)
-        if suit_order is not None:  # (a filter in C: cheaper than a sort with a key)
+        if suit_order is not None and ctx.ident_is_card and max_width >= 2:
+            ordered = sorted(cards, key=ctx.strongest_first.__getitem__)
+            if self._pairs_of_cards(ordered, strength):
+                return  # (classic's suits with pairs: no grouping by ident)
+            # (a card held three times or more: grouped from the same sort, strongest first)
+            by_ident = grouped(ordered, ctx.ident)
+            order = list(by_ident)
+        elif suit_order is not None:  # (a filter in C: cheaper than a sort with a key)
+            by_ident = grouped(cards, ctx.ident)
             order = list(filter(by_ident.__contains__, suit_order))
         else:
+            by_ident = grouped(cards, ctx.ident)
             order = sorted(by_ident, key=ctx.strongest_first_index.__getitem__)
             self.choice_free = len(set(map(strength.__getitem__, order))) == len(order)
         if self.choice_free and ctx.ident_is_card:
@@ -576,11 +581,11 @@ class _SuitLeads(_Suit):
                 single_cards.append(_ONE[same[0].index])
         self._runs_of_pairs(pairs, kinds, single_parts, single_cards, strength, pair_of)
 
-    def _pairs_of_cards(self, cards: Sequence[Card], strength: Sequence[int]) -> bool:
+    def _pairs_of_cards(self, ordered: Sequence[Card], strength: Sequence[int]) -> bool:
         """``_pairs_only`` where each card is its own ident (classic), straight from the
-        cards: sorted strongest first, identical cards lie side by side, so one pass finds
-        the singles, the pairs and the cards held once. False (nothing done) where a card
-        is held more than twice or none twice."""
+        cards ``ordered`` strongest first: identical cards lie side by side, so one pass
+        finds the singles, the pairs and the cards held once. False (nothing done) where a
+        card is held more than twice or none twice."""
         single_of, pair_of = _kinds(self.ctx)
         leads: list[Cards] = []
         pairs: list[int] = []
@@ -588,7 +593,7 @@ class _SuitLeads(_Suit):
         single_parts: list[Unit] = []
         single_cards: list[Cards] = []
         prev = None
-        for card in sorted(cards, key=self.ctx.strongest_first.__getitem__):
+        for card in ordered:
             i = card.index
             if card is prev:
                 if pairs and pairs[-1] == i:
