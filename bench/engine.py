@@ -60,7 +60,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.actions import Play
+from engine.actions import Action, Play
 from engine.game import Game, Playing
 from engine.legal import check_play, legal_plays
 from engine.record import GameRecord, replay
@@ -68,6 +68,8 @@ from engine.rules import Ruleset, ruleset
 from engine.simulate import lists_legal_plays, play_random_hand, random_action
 
 CLOCK = time.process_time
+#: This script, as a new interpreter runs it.
+SCRIPT = str(Path(__file__).resolve())
 EXTRA = {"four-decks": ("classic", {"decks": 4})}
 
 
@@ -91,8 +93,7 @@ def rules_of(spec: str) -> Ruleset:
 def hands_per_second(preset: str, hands: int) -> float:
     rules = rules_of(preset)
     start = CLOCK()
-    for seed in range(hands):
-        play_random_hand(Game(rules, seed), random.Random(seed))
+    play_seeds(rules, range(hands))
     return hands / (CLOCK() - start)
 
 
@@ -144,7 +145,7 @@ def interleaved_hands(presets: list[str], hands: int, warmup: int) -> dict[str, 
         first = seed % len(presets)
         for preset in presets[first:] + presets[:first]:
             start = CLOCK()
-            play_random_hand(Game(rules[preset], seed), random.Random(seed))
+            random_hand(rules[preset], seed)
             took[preset] += CLOCK() - start
     return {preset: t / hands / _cards_played(rules[preset]) * 1e6
             for preset, t in took.items()}
@@ -158,9 +159,8 @@ def timed_interleaved(presets: list[str], hands: int, warmup: int, processes: in
         presets = ["classic", *presets]
     runs = []
     for n in range(processes):
-        runs.append(fresh_process(Path(__file__), ["--side", "interleaved", "--hands",
-                                                   str(hands), "--warmup", str(warmup),
-                                                   "--preset", *presets]))
+        runs.append(fresh_process([SCRIPT, "--side", "interleaved", "--hands", str(hands),
+                                   "--warmup", str(warmup), "--preset", *presets]))
         print(f"process {n + 1}: " + ", ".join(f"{p} {us:.1f}" for p, us in runs[-1].items())
               + " µs a card", flush=True)
     print(f"{'preset':30} {'µs/card':>8} {'x classic/card':>14} {'(by process)':>16}")
@@ -172,12 +172,12 @@ def timed_interleaved(presets: list[str], hands: int, warmup: int, processes: in
           f"after {warmup}, the presets taking turns hand by hand, cpu time)")
 
 
-def fresh_process(script: Path, options: list[str]) -> dict[str, float]:
-    """The figures ``script`` run with ``options`` in a new interpreter prints as JSON on
-    its last line (so that each process starts cold, with its own hash seed and memory
-    layout)."""
-    out = subprocess.run([sys.executable, str(script.resolve()), *options], check=True,
-                         capture_output=True, text=True).stdout
+def fresh_process(arguments: list[str]) -> dict[str, float]:
+    """The figures a new interpreter run with ``arguments`` (a script and its options)
+    prints as JSON on its last line (so that each run starts cold, with its own hash seed
+    and memory layout)."""
+    out = subprocess.run([sys.executable, *arguments], check=True, capture_output=True,
+                         text=True).stdout
     found: dict[str, float] = json.loads(out.strip().splitlines()[-1])
     return found
 
@@ -187,8 +187,7 @@ def random_records(preset: str, seeds: list[int]) -> list[GameRecord]:
     rules = rules_of(preset)
     out = []
     for seed in seeds:
-        actions = play_random_hand(Game(rules, seed), random.Random(seed))
-        out.append(GameRecord(seed, rules, tuple(actions)))
+        out.append(GameRecord(seed, rules, tuple(random_hand(rules, seed))))
     return out
 
 
@@ -238,9 +237,15 @@ def warmup_seeds(warmup: int) -> range:
 
 
 def play_seeds(rules: Ruleset, seeds: Iterable[int]) -> None:
-    """A random hand of each seed (its own game and generator)."""
+    """A random hand of each seed."""
     for seed in seeds:
-        play_random_hand(Game(rules, seed), random.Random(seed))
+        random_hand(rules, seed)
+
+
+def random_hand(rules: Ruleset, seed: int) -> list[Action]:
+    """The random hand of ``seed`` (its own game and generator, both of that seed): the
+    actions taken."""
+    return play_random_hand(Game(rules, seed), random.Random(seed))
 
 
 def play_hands(preset: str, hands: int, warmup: int) -> None:
@@ -282,7 +287,7 @@ def callgrind(presets: list[str], hands: int, warmup: int, replays: bool = False
           f"{'x classic/card':>14}", flush=True)
     classic = None
     for preset in presets:
-        me = [sys.executable, str(Path(__file__).resolve()), "--side",
+        me = [sys.executable, SCRIPT, "--side",
               "replays" if replays else "hands", "--warmup", str(warmup), "--preset", preset,
               *(["--listings", listings] if listings else [])]
         found = per_hand(me, hands, replays=replays)

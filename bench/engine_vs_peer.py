@@ -61,11 +61,11 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.util
+import itertools
 import json
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -75,6 +75,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+#: This script, as a new interpreter runs it.
+SCRIPT = str(Path(__file__).resolve())
 sys.path.insert(0, str(ROOT))
 
 from engine import legal  # noqa: E402
@@ -127,12 +129,10 @@ def ours_leads(warmup: int, count: int, preset: str, units_only: bool = False
     bench = _bench_engine()
     rules = bench.rules_of(preset)
     out: list[tuple[Game, int]] = []
-    warm = 0
-    for n, seed in enumerate([*bench.warmup_seeds(warmup), *range(10**6)]):
-        if n == warmup:
-            warm = len(out)
-        if n >= warmup and len(out) >= warm + count:
-            break
+    seeds = itertools.chain(bench.warmup_seeds(warmup), itertools.count())
+
+    def play_hand() -> None:
+        seed = next(seeds)
         game = Game(rules, seed)
         rng = random.Random(seed)
         while not isinstance(game.state.phase, (HandOver, MatchOver)):
@@ -142,7 +142,8 @@ def ours_leads(warmup: int, count: int, preset: str, units_only: bool = False
             action = random_action(game, rng)
             assert action is not None
             game.apply(action)
-    out = out[:warm + count]
+
+    warm = _leads_after_warmup(warmup, count, play_hand, out)
     if units_only:
         without_throws(out)
     return out, warm
@@ -192,13 +193,8 @@ def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 123
     function that forgets the memos the listings leave."""
     leads, play_round = _peer_driver(root, driver, seed)
     positions: list[tuple[list[str], object]] = []
-    warm = 0
-    for n in range(10**6):
-        if n == warmup:
-            warm = len(positions)
-        if n >= warmup and len(positions) >= warm + total:
-            break
-        play_round(lambda hand, ordering: positions.append((list(hand), ordering)))
+    warm = _leads_after_warmup(warmup, total, lambda: play_round(
+        lambda hand, ordering: positions.append((list(hand), ordering))), positions)
 
     def forget() -> None:  # the memos the hands left (``ordering._trcache``, ...)
         for _, o in positions:
@@ -206,7 +202,23 @@ def peer_leads(root: str, driver: Path, total: int, warmup: int, seed: int = 123
                 vars(o).pop(name, None)
 
     forget()
-    return positions[:warm + total], warm, leads, forget
+    return positions, warm, leads, forget
+
+
+def _leads_after_warmup(warmup: int, count: int, play_hand: Callable[[], None],
+                        found: list[Any]) -> int:
+    """Plays hands (``play_hand``, which adds each lead it meets to ``found``) until those
+    after the first ``warmup`` hands gave ``count`` leads; cuts ``found`` to the warm-up's
+    leads and those ``count``, and returns how many the warm-up gave."""
+    warm = 0
+    for n in itertools.count():
+        if n == warmup:
+            warm = len(found)
+        if n >= warmup and len(found) >= warm + count:
+            break
+        play_hand()
+    del found[warm + count:]
+    return warm
 
 
 def _peer_driver(root: str, driver: Path, seed: int
@@ -400,9 +412,9 @@ def _ours(args: argparse.Namespace) -> str:
 
 def callgrind_listing(args: argparse.Namespace) -> None:
     common = ["--warmup", str(args.warmup), "--peer", args.peer, "--driver", str(args.driver)]
-    me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-listing",
+    me = [sys.executable, SCRIPT, "--side", "ours-listing",
           "--preset", args.preset, *common, *_units_only(args)]
-    them = [sys.executable, str(Path(__file__).resolve()), "--side", "peer-listing", *common]
+    them = [sys.executable, SCRIPT, "--side", "peer-listing", *common]
     mine = per_listing(me, args.listings)
     print(f"ours ({_ours(args)}): {mine / 1e3:.1f} k instructions a lead listing", flush=True)
     theirs = per_listing(them, args.listings)
@@ -418,7 +430,7 @@ def callgrind(args: argparse.Namespace) -> None:
     if args.listing:
         callgrind_listing(args)
         return
-    me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours-hands",
+    me = [sys.executable, SCRIPT, "--side", "ours-hands",
           "--warmup", str(args.warmup), "--preset", args.preset]
     them = [sys.executable, str(args.driver), "--root", args.peer, "--enum", "rules",
             "--runs", "1", "--warmup", str(args.warmup), "--validate-hands", "0"]
@@ -441,7 +453,7 @@ def timed_listing(args: argparse.Namespace) -> None:
     print(f"{'round':>5} {'side':5} {'µs a lead listing':>18}")
     for n in range(1, args.rounds + 1):
         for side, options in (("ours", me), ("peer", them)):
-            found[side].append(_bench_engine().fresh_process(Path(__file__), options)["us"])
+            found[side].append(_bench_engine().fresh_process([SCRIPT, *options])["us"])
             print(f"{n:5} {side:5} {found[side][-1]:18.1f}", flush=True)
     mine, theirs = statistics.median(found["ours"]), statistics.median(found["peer"])
     ratios = [p / o for o, p in zip(found["ours"], found["peer"], strict=True)]
@@ -489,7 +501,7 @@ def _processes(args: argparse.Namespace, side: str, unit: str, scale: float,
     print(f"{'process':>7} {'ours ' + unit:>8} {'peer ' + unit:>8} {'ours / peer':>11}")
     ratios = []
     for n in range(1, args.rounds + 1):
-        found = _bench_engine().fresh_process(Path(__file__), options)
+        found = _bench_engine().fresh_process([SCRIPT, *options])
         ratios.append(found["peer"] / found["ours"])
         print(f"{n:7} {found['ours'] * scale:8.2f} {found['peer'] * scale:8.2f} "
               f"{ratios[-1]:10.2f}x", flush=True)
@@ -497,12 +509,10 @@ def _processes(args: argparse.Namespace, side: str, unit: str, scale: float,
 
 
 def peer(root: str, driver: Path, hands: int, warmup: int, clock: str) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, "-c", PEER_WITH_CLOCK.format(CLOCKS[clock].__name__),
-         str(driver), "--root", root, "--enum", "rules", "--hands", str(hands),
-         "--runs", "1", "--warmup", str(warmup), "--validate-hands", "0"],
-        check=True, capture_output=True, text=True).stdout
-    found = json.loads(out.strip().splitlines()[-1])
+    found = _bench_engine().fresh_process([
+        "-c", PEER_WITH_CLOCK.format(CLOCKS[clock].__name__), str(driver), "--root", root,
+        "--enum", "rules", "--hands", str(hands), "--runs", "1", "--warmup", str(warmup),
+        "--validate-hands", "0"])
     return {"hands_per_s": found["hands_per_s_median"], "lead_us": found["enum_lead_us_mean"],
             "follow_us": found["enum_follow_us_mean"]}
 
@@ -583,16 +593,14 @@ def main() -> None:
     if args.interleave:
         interleaved_both_hands(args)
         return
-    me = [sys.executable, str(Path(__file__).resolve()), "--side", "ours",
-          "--hands", str(args.hands), "--warmup", str(args.warmup), "--preset", args.preset,
-          "--clock", args.clock]
+    me = ["--side", "ours", "--hands", str(args.hands), "--warmup", str(args.warmup),
+          "--preset", args.preset, "--clock", args.clock]
     rows: dict[str, list[dict[str, float]]] = {"ours": [], "peer": []}
     print(f"{'round':>5} {'side':5} {'hands/s':>8} {'ms/hand':>8} {'lead µs':>8} {'follow µs':>9}")
     for n in range(1, args.rounds + 1):
         for side in ("ours", "peer"):
             if side == "ours":
-                found = json.loads(subprocess.run(me, check=True, capture_output=True,
-                                                  text=True).stdout)
+                found = _bench_engine().fresh_process([SCRIPT, *me])
             else:
                 found = peer(args.peer, args.driver, args.hands, args.warmup, args.clock)
             rows[side].append(found)
