@@ -1,6 +1,6 @@
-"""``bench/engine_vs_peer.py``: our side of the comparison (the peer's side needs its
-snapshot, kept outside the project, and is checked by the script itself against the
-driver's own digest)."""
+"""``bench/engine_vs_peer.py``: our side of the comparison. (The peer's side needs its
+snapshot, kept outside the project, so it has no test here; its hands were checked by
+hand against the driver's own digest, docs/speed.md.)"""
 
 from __future__ import annotations
 
