@@ -7,6 +7,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 import yarl
 
@@ -15,6 +16,19 @@ from bot.config import ConfigError, Settings
 from bot.store import StoreError
 from bot.store.postgres import redacted
 
+log = logging.getLogger("bot")
+
+#: What says Discord cannot be reached now (no network, no name resolution, a refused or
+#: dropped connection, a timeout, Discord's own 5xx after discord.py's retries), as opposed
+#: to an answer that will not change by trying again (a refused token).
+UNREACHABLE = (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError)
+#: Seconds before the first try again, doubled each time up to the last.
+RETRY_WAITS = (1, 60)
+
+TOKEN_REFUSED = (
+    "Discord refused the bot token in DISCORD_TOKEN ({reason}): it is not a bot token, or it "
+    "was reset. Open https://discord.com/developers/applications, your application, \"Bot\", "
+    "press \"Reset Token\", and put the new token in DISCORD_TOKEN (or the .env file).")
 
 def apply_endpoints(settings: Settings) -> None:
     """Point discord.py at a proxy or a local fake (DEP-WARN: class attributes)."""
@@ -44,6 +58,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"The database {redacted(settings.database)!r} cannot be used: {exc}",
               file=sys.stderr)
         return 2
+    except discord.LoginFailure:  # (the log-in's 401)
+        print(TOKEN_REFUSED.format(reason="401 Unauthorized"), file=sys.stderr)
+        return 2
+    except discord.ConnectionClosed as exc:  # the gateway ended the session for good
+        if exc.code == 4004:  # (the token was reset while the bot ran)
+            print(TOKEN_REFUSED.format(reason="gateway close code 4004, authentication failed"),
+                  file=sys.stderr)
+            return 2
+        print(f"Discord closed the connection (code {exc.code}: {exc.reason or 'no reason'}); "
+              "the games are stored, start the bot again to go on.", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, discord.DiscordServerError) as exc:  # (lost in the setup)
+        print(f"Lost Discord ({discord.http.Route.BASE}) while starting up: {_reason(exc)}. "
+              "Nothing was lost; start the bot again.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0
@@ -53,10 +82,55 @@ async def _run(settings: Settings) -> None:
     """Run until the connection ends or SIGTERM/SIGINT asks the bot to stop; either way
     ``close()`` runs (clocks and redraws stopped, worker pool shut down, store closed)."""
     async with ShengjiBot(settings) as bot:
+        stopping = asyncio.Event()
+
+        async def close_when_stopping() -> None:
+            await stopping.wait()
+            await bot.close()
+
+        closer = asyncio.create_task(close_when_stopping())
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
-        await bot.start(settings.token)
+            loop.add_signal_handler(signum, stopping.set)
+        try:
+            if await log_in(bot, settings.token, stopping):
+                await bot.connect()
+        finally:
+            if not stopping.is_set():
+                closer.cancel()
+            await asyncio.gather(closer, return_exceptions=True)
+
+
+async def log_in(bot: ShengjiBot, token: str, stopping: asyncio.Event) -> bool:
+    """``bot.login``, tried again while Discord cannot be reached (a machine whose network
+    comes up after the bot, an outage), with one line in the log a try: True once logged in,
+    False when asked to stop first. A refused token raises ``discord.LoginFailure`` at once.
+    (Once connected, discord.py itself reconnects.)"""
+    wait, longest = RETRY_WAITS
+    while True:
+        try:
+            await bot.login(token)
+            return True
+        except Exception as exc:
+            if stopping.is_set():
+                return False  # (cut short by the stop, which closed its HTTP session)
+            if bot.setting_up or not isinstance(exc, UNREACHABLE):
+                raise  # (a refused token; or reached, then lost in the setup: not set up twice)
+            log.warning("Cannot reach Discord (%s): %s. Trying again in %d s.",
+                        discord.http.Route.BASE, _reason(exc), wait)
+        # DEP-WARN: the failed log-in's HTTP session closes its connector with it, and
+        # discord.py makes a new one only where ``connector`` is MISSING
+        await bot.http.close()
+        bot.http.connector = discord.utils.MISSING
+        try:
+            await asyncio.wait_for(stopping.wait(), wait)
+            return False
+        except TimeoutError:
+            wait = min(2 * wait, longest)
+
+
+def _reason(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__
 
 
 if __name__ == "__main__":

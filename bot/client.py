@@ -51,6 +51,8 @@ class ShengjiBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intent is needed
+        # no voice: no start-up warnings that the voice libraries are missing
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          allowed_mentions=discord.AllowedMentions.none(),
                          help_command=None, tree_cls=ShengjiTree,
@@ -58,11 +60,14 @@ class ShengjiBot(commands.AutoShardedBot):
                          shard_count=settings.shard_count or 1,
                          shard_ids=list(settings.shards or (0,)))
         self.settings = settings
+        # from the start of ``setup_hook``: a log-in that fails after is not tried again
+        self.setting_up = False
         self._controls: set[re.Pattern[str]] = set()  # custom_id templates of our controls
         self.default_table_settings = replace(TableSettings().scaled(settings.pause_scale),
                                               turn_timer=settings.turn_timer)
 
     async def setup_hook(self) -> None:
+        self.setting_up = True
         # pictures are drawn in a worker process, away from the event loop (started first:
         # it forks before the store's thread exists)
         self.pictures = PictureWorkers(workers=1)
