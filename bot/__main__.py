@@ -54,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     apply_endpoints(settings)
     try:
         asyncio.run(_run(settings))
+    except ConfigError as exc:  # (a setting Discord refused)
+        print(exc, file=sys.stderr)
+        return 2
     except StoreError as exc:
         print(f"The database {redacted(settings.database)!r} cannot be used: {exc}",
               file=sys.stderr)

@@ -16,7 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot.ai import EngineDeciders
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.guard import answer_orphan, is_orphan
 from bot.services import Services
 from bot.stats.counting import StatsCounter
@@ -103,7 +103,16 @@ class ShengjiBot(commands.AutoShardedBot):
         if self.settings.guild_id:
             guild = discord.Object(self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound) as exc:
+                raise ConfigError(
+                    f"The slash commands cannot be registered in the server "
+                    f"SHENGJI_GUILD_ID={self.settings.guild_id} ({exc.status} {exc.text}): the "
+                    f"bot is not in that server, or was invited without the scope "
+                    f"applications.commands. Invite it there (README, \"Installing the bot "
+                    f"in a server\"), or unset SHENGJI_GUILD_ID to register them in every "
+                    f"server.") from None
         else:
             await self.tree.sync()
         restored = await self.tables.restore()

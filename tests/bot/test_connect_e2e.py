@@ -1,6 +1,7 @@
-"""Reaching Discord, on the real bot process: a refused token stops the bot at once with
-what to do; a Discord it cannot reach at start is tried again until it answers (a server
-whose network comes up after the bot); a stop asked meanwhile is quick; no traceback."""
+"""Reaching Discord, on the real bot process: a refused token, or a server it cannot
+register its commands in, stops the bot at once with what to do; a Discord it cannot reach
+at start is tried again until it answers (a machine whose network comes up after the bot);
+a stop asked meanwhile is quick; no traceback."""
 
 from __future__ import annotations
 
@@ -192,3 +193,17 @@ async def test_discord_failing_at_log_in_is_tried_again(tmp_path: Path) -> None:
             assert "Trying again in 2 s." in output and "Traceback" not in output
         finally:
             await process.stop()
+
+
+async def test_a_server_id_the_bot_cannot_register_commands_in_stops_it_saying_why(
+        tmp_path: Path) -> None:
+    async with fake_discord() as (fake, env):
+        process = await bot(fake, tmp_path, {**env, "SHENGJI_GUILD_ID": "4242"},
+                            "unknown-guild").start()
+        code = await exit_code(process)
+        output = process.output()
+        assert code == 2, output[-2000:]
+        assert ("The slash commands cannot be registered in the server SHENGJI_GUILD_ID=4242 "
+                "(404 Unknown Guild): the bot is not in that server") in output
+        assert "unset SHENGJI_GUILD_ID" in output and "Traceback" not in output
+        assert fake.synced_commands() == []
