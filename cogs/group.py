@@ -19,6 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
+from bot.text.catalogue import say
+from bot.tree import locale_of
 
 GROUP_NAME = "shengji"
 GROUP_DESCRIPTION = "Shengji (升级 / Tractor) tables"
@@ -83,6 +85,21 @@ def channel_of(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise BotError("no_table")
     return interaction.channel_id
+
+
+def check_can_post_table(interaction: discord.Interaction) -> None:
+    """Refuses (``cannot_post``, naming what is missing) where the bot may not post its
+    table message in the channel (the text, its picture, its buttons): a table there would
+    be one nobody sees. Read from the interaction's ``app_permissions``: no request."""
+    allowed = interaction.app_permissions
+    send = ("send_messages_in_threads" if isinstance(interaction.channel, discord.Thread)
+            else "send_messages")
+    missing = [name for name in ("view_channel", send, "attach_files")
+               if not getattr(allowed, name)]
+    if missing:
+        locale = locale_of(interaction)
+        raise BotError("cannot_post", missing=say(locale, "name_separator").join(
+            say(locale, f"permission_{name}") for name in missing))
 
 
 def server_of(interaction: discord.Interaction) -> int:

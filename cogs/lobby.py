@@ -18,7 +18,13 @@ from bot.text.catalogue import say
 from bot.text.presets import preset_rules_text, presets_text
 from bot.tree import locale_of, reply
 from bot.ui.buttons import LetInButton, TableButton, join_or_ask
-from cogs.group import ShengjiCog, can_manage_server, channel_of, subcommand
+from cogs.group import (
+    ShengjiCog,
+    can_manage_server,
+    channel_of,
+    check_can_post_table,
+    subcommand,
+)
 from engine.errors import EngineError
 from engine.rules import ruleset
 
@@ -51,6 +57,7 @@ class Lobby(ShengjiCog):
                      players: int | None = None, decks: int | None = None,
                      options: str | None = None,
                      timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        check_can_post_table(interaction)
         server = await self.services.server_settings.get(interaction.guild_id or 0)
         chosen_options: dict[str, Any] = dict(parse_option_text(options))
         # a choice from the menus wins over the same option typed in ``options``
@@ -108,6 +115,7 @@ class Lobby(ShengjiCog):
 
     @subcommand("start", "Start the match (empty seats get computers)")
     async def start(self, interaction: discord.Interaction) -> None:
+        check_can_post_table(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.services.tables.start(channel_of(interaction), interaction.user.id,
                                          can_manage=can_manage_server(interaction))

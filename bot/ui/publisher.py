@@ -82,6 +82,7 @@ class DiscordPublisher:
         self.pending_private: dict[tuple[int, int], list[str]] = defaultdict(list)
         self._flushing: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
+        self._forbidden: set[int] = set()  # channels where posting the table was refused
         self._latest: dict[int, Table] = {}
         # each channel's last result post and its text (the level transfer adds to it)
         self._results: dict[int, tuple[discord.Message, str]] = {}
@@ -182,9 +183,23 @@ class DiscordPublisher:
             table = self._latest[channel_id]
             try:
                 await self.refresh(table)
+                if channel_id in self._forbidden:
+                    self._forbidden.discard(channel_id)
+                    log.info("the table message in %s can be posted again", channel_id)
+            except discord.Forbidden as exc:
+                self._refused(channel_id, exc)
             except Exception:  # a failed edit must not stop the game
                 log.exception("could not update the table message in %s", table.channel_id)
             await self.redrawn(channel_id)
+
+    def _refused(self, channel_id: int, exc: discord.Forbidden) -> None:
+        """Discord refused a post in the channel (its permissions): said once until the
+        table message gets through again, not a traceback a redraw or result."""
+        if channel_id not in self._forbidden:
+            self._forbidden.add(channel_id)
+            log.warning("cannot post the table message in %s (%s %s): the bot needs View "
+                        "Channel, Send Messages and Attach Files there",
+                        channel_id, exc.status, exc.text)
 
     def _interval(self, table: Table) -> float:
         """How long a redraw of ``table`` waits for more changes: ``edit_interval``, longer
@@ -248,6 +263,8 @@ class DiscordPublisher:
         try:
             message = await channel.send(content=text[:1900], files=files)
             self._results[table.channel_id] = (message, text)
+        except discord.Forbidden as exc:
+            self._refused(table.channel_id, exc)
         except discord.HTTPException:
             log.exception("could not post the result in %s", table.channel_id)
 
@@ -268,6 +285,8 @@ class DiscordPublisher:
                     del self._results[table.channel_id]
             await channel.send(content=line[:1900],
                                allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as exc:
+            self._refused(table.channel_id, exc)
         except discord.HTTPException:
             log.exception("could not add to the result in %s", table.channel_id)
 
@@ -288,6 +307,8 @@ class DiscordPublisher:
         try:
             await self.post.channel(table.channel_id).send(
                 content=text[:1900], allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as exc:
+            self._refused(table.channel_id, exc)
         except discord.HTTPException:
             log.exception("could not post the match's end in %s", table.channel_id)
 

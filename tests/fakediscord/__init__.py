@@ -12,7 +12,8 @@ The test process hosts the fake and acts as the human users::
     await fake.start()                       #   privileged_intents=("members", "presences", "message_content"),
                                              #   attachment_size_limit=10 MiB, full_member_lists=False
     guild = fake.add_guild("Test Guild")
-    channel = fake.add_channel(guild, "general")                 # bot_can_send=False -> 403/50013
+    channel = fake.add_channel(guild, "general")                 # bot_can_send=False -> 403/50013;
+                                                                 #   bot_denied=Perm.ATTACH_FILES: files 403
     alice = fake.add_user("Alice", locale="en-US")               # joins every guild so far
     bob = fake.add_user("Bob", manage_guild=True)                # "Manage Server" via a role
     carol = fake.add_user("Carol", blocks_dms=True)              # bot's DMs fail with 403/50007

@@ -206,6 +206,8 @@ class FakeChannel:
     topic: str | None = None
     recipient_id: int | None = None
     bot_can_send: bool = True
+    #: Permissions the channel's overwrite denies the bot (``bot_can_send=False``: Send Messages).
+    bot_denied: int = 0
 
     @property
     def is_dm(self) -> bool:

@@ -29,8 +29,10 @@ from .model import (
     FLAG_SUPPRESS_NOTIFICATIONS,
     ApiError,
     Attachment,
+    FakeChannel,
     HttpError,
     Message,
+    Perm,
     UnknownRoute,
     already_acknowledged,
     cannot_dm,
@@ -498,8 +500,8 @@ async def create_message(fake: FakeDiscord, req: Req) -> Any:
         assert channel.recipient_id is not None
         if fake.users[channel.recipient_id].blocks_dms:
             raise cannot_dm()
-    elif not channel.bot_can_send:
-        raise missing_permissions()
+    else:
+        _bot_may_post(fake, channel, req, int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES))
     msg = fake.new_message(channel)
     body = _require_object(req.body)
     _check_reference(fake, channel.id, body)
@@ -569,11 +571,23 @@ async def get_message(fake: FakeDiscord, req: Req) -> Any:
     return fake.message_payload(_channel_message(fake, req))
 
 
+def _bot_may_post(fake: FakeDiscord, channel: FakeChannel, req: Req, needed: int) -> None:
+    """403/50013 where the bot lacks ``needed`` in ``channel``, or Attach Files for uploads."""
+    allowed = fake.permissions_in(channel, fake.bot_user.id)
+    if req.uploads:
+        needed |= int(Perm.ATTACH_FILES)
+    if needed & ~allowed:
+        raise missing_permissions()
+
+
 @route("PATCH", "/channels/{channel_id}/messages/{message_id}")
 async def edit_message(fake: FakeDiscord, req: Req) -> Any:
     msg = _channel_message(fake, req)
     if msg.author_id != fake.bot_user.id:
         raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+    channel = fake.channels[msg.channel_id]
+    if not channel.is_dm:
+        _bot_may_post(fake, channel, req, int(Perm.VIEW_CHANNEL))
     apply_message_body(fake, msg, req.body, req.uploads, creating=False, allowed_flags=EDIT_FLAGS)
     fake.record("message_edit", msg, user_id=msg.target_user_id)
     await fake.gateway_message_event("MESSAGE_UPDATE", msg)

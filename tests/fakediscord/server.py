@@ -242,11 +242,14 @@ class FakeDiscord:
         return guild
 
     def add_channel(
-        self, guild: FakeGuild, name: str = "general", *, topic: str | None = None, bot_can_send: bool = True
+        self, guild: FakeGuild, name: str = "general", *, topic: str | None = None, bot_can_send: bool = True,
+        bot_denied: int = 0,
     ) -> FakeChannel:
-        """A text channel. ``bot_can_send=False`` makes the bot's POSTs there fail with 403/50013."""
+        """A text channel. ``bot_can_send=False`` makes the bot's POSTs there fail with 403/50013;
+        ``bot_denied`` denies the bot these permissions there (an ``ATTACH_FILES`` denied: a
+        message with files fails with 403/50013)."""
         channel = FakeChannel(self.snowflake(), name, guild_id=guild.id, position=len(guild.channel_ids),
-                              topic=topic, bot_can_send=bot_can_send)
+                              topic=topic, bot_can_send=bot_can_send, bot_denied=bot_denied)
         self.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
         self._dispatch_soon("CHANNEL_CREATE", lambda session: self.channel_payload(channel), guild_id=guild.id)
@@ -338,9 +341,13 @@ class FakeDiscord:
             return int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.READ_MESSAGE_HISTORY | Perm.ATTACH_FILES
                        | Perm.EMBED_LINKS)
         perms = self.guilds[channel.guild_id].member_permissions(user_id)
-        if user_id == self.bot_user.id and not channel.bot_can_send and perms != Perm.all():
-            perms &= ~int(Perm.SEND_MESSAGES)
+        if user_id == self.bot_user.id and perms != Perm.all():
+            perms &= ~self._bot_denied(channel)
         return perms
+
+    @staticmethod
+    def _bot_denied(channel: FakeChannel) -> int:
+        return channel.bot_denied | (0 if channel.bot_can_send else int(Perm.SEND_MESSAGES))
 
     def channel_payload(self, channel: FakeChannel) -> dict[str, Any]:
         if channel.is_dm:
@@ -348,9 +355,9 @@ class FakeDiscord:
             return {"id": str(channel.id), "type": DM, "last_message_id": None, "flags": 0,
                     "recipients": [self.users[channel.recipient_id].payload()]}
         overwrites = []
-        if not channel.bot_can_send:
+        if self._bot_denied(channel):
             overwrites.append({"id": str(self.bot_user.id), "type": 1, "allow": "0",
-                               "deny": str(int(Perm.SEND_MESSAGES))})
+                               "deny": str(self._bot_denied(channel))})
         return {
             "id": str(channel.id), "type": channel.type, "guild_id": str(channel.guild_id), "name": channel.name,
             "position": channel.position, "parent_id": None, "topic": channel.topic, "nsfw": False,
