@@ -57,6 +57,7 @@ class Lobby(ShengjiCog):
                      players: int | None = None, decks: int | None = None,
                      options: str | None = None,
                      timer: app_commands.Range[int, 10, 3600] | None = None) -> None:
+        channel = channel_of(interaction)  # (a DM has no table: said before permissions)
         check_can_post_table(interaction)
         server = await self.services.server_settings.get(interaction.guild_id or 0)
         chosen_options: dict[str, Any] = dict(parse_option_text(options))
@@ -69,7 +70,7 @@ class Lobby(ShengjiCog):
         if turn_timer is not None:
             settings = replace(settings, turn_timer=turn_timer)
         table = await self.services.tables.create(
-            channel_id=channel_of(interaction), guild_id=interaction.guild_id or 0,
+            channel_id=channel, guild_id=interaction.guild_id or 0,
             user_id=interaction.user.id, name=interaction.user.display_name, preset=preset,
             options=chosen, locale=locale_of(interaction), settings=settings)
         rules = table.rules
@@ -115,9 +116,10 @@ class Lobby(ShengjiCog):
 
     @subcommand("start", "Start the match (empty seats get computers)")
     async def start(self, interaction: discord.Interaction) -> None:
+        channel = channel_of(interaction)
         check_can_post_table(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.services.tables.start(channel_of(interaction), interaction.user.id,
+        await self.services.tables.start(channel, interaction.user.id,
                                          can_manage=can_manage_server(interaction))
         await reply(interaction, say(locale_of(interaction), "started"))
 
