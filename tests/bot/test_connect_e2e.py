@@ -47,16 +47,22 @@ async def exit_code(process: BotProcess, timeout: float = 60) -> int:
     return await asyncio.wait_for(process.proc.wait(), timeout)
 
 
+async def refused_start(fake: FakeDiscord, tmp_path: Path, env: dict[str, str], name: str
+                        ) -> str:
+    """The output of a bot process that must stop at start with exit 2 and no traceback."""
+    process = await bot(fake, tmp_path, env, name).start()
+    code = await exit_code(process)
+    output = process.output()
+    assert code == 2 and "Traceback" not in output, output[-2000:]
+    return output
+
+
 async def test_a_refused_token_stops_the_bot_at_once_saying_what_to_do(tmp_path: Path) -> None:
     async with fake_discord() as (fake, env):
-        process = await bot(fake, tmp_path, {**env, "DISCORD_TOKEN": "not.this.bots.token"},
-                            "refused").start()
-        code = await exit_code(process)
-        output = process.output()
-        assert code == 2, output[-2000:]
+        output = await refused_start(
+            fake, tmp_path, {**env, "DISCORD_TOKEN": "not.this.bots.token"}, "refused")
         assert "Discord refused the bot token in DISCORD_TOKEN (401 Unauthorized)" in output
-        assert TOKEN_ADVICE in output
-        assert "Traceback" not in output and "not.this.bots.token" not in output
+        assert TOKEN_ADVICE in output and "not.this.bots.token" not in output
         assert "WARNING" not in output  # (no voice, so no word of its missing libraries)
         # refused before anything was set up: no database made, no command registered
         assert not (tmp_path / "db.sqlite3").exists()
@@ -198,12 +204,9 @@ async def test_discord_failing_at_log_in_is_tried_again(tmp_path: Path) -> None:
 async def test_a_server_id_the_bot_cannot_register_commands_in_stops_it_saying_why(
         tmp_path: Path) -> None:
     async with fake_discord() as (fake, env):
-        process = await bot(fake, tmp_path, {**env, "SHENGJI_GUILD_ID": "4242"},
-                            "unknown-guild").start()
-        code = await exit_code(process)
-        output = process.output()
-        assert code == 2, output[-2000:]
+        output = await refused_start(fake, tmp_path, {**env, "SHENGJI_GUILD_ID": "4242"},
+                                     "unknown-guild")
         assert ("The slash commands cannot be registered in the server SHENGJI_GUILD_ID=4242 "
                 "(404 Unknown Guild): the bot is not in that server") in output
-        assert "unset SHENGJI_GUILD_ID" in output and "Traceback" not in output
+        assert "unset SHENGJI_GUILD_ID" in output
         assert fake.synced_commands() == []
