@@ -30,6 +30,7 @@ TOKEN_REFUSED = (
     "was reset. Open https://discord.com/developers/applications, your application, \"Bot\", "
     "press \"Reset Token\", and put the new token in DISCORD_TOKEN (or the .env file).")
 
+
 def apply_endpoints(settings: Settings) -> None:
     """Point discord.py at a proxy or a local fake (DEP-WARN: class attributes)."""
     if settings.api_base:
