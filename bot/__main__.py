@@ -12,7 +12,7 @@ import discord
 import yarl
 
 from bot.client import ShengjiBot
-from bot.config import ConfigError, Settings
+from bot.config import TOKEN_STEPS, ConfigError, Settings
 from bot.store import StoreError
 from bot.store.postgres import redacted
 
@@ -25,10 +25,8 @@ UNREACHABLE = (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServer
 #: Seconds before the first try again, doubled each time up to the last.
 RETRY_WAITS = (1, 60)
 
-TOKEN_REFUSED = (
-    "Discord refused the bot token in DISCORD_TOKEN ({reason}): it is not a bot token, or it "
-    "was reset. Open https://discord.com/developers/applications, your application, \"Bot\", "
-    "press \"Reset Token\", and put the new token in DISCORD_TOKEN (or the .env file).")
+TOKEN_REFUSED = ("Discord refused the bot token in DISCORD_TOKEN ({reason}): it is not a bot "
+                 "token, or it was reset.\n\n" + TOKEN_STEPS)
 
 
 def apply_endpoints(settings: Settings) -> None:

@@ -7,12 +7,16 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
-TOKEN_HELP = """DISCORD_TOKEN is not set.
+#: How to get a bot token into the settings: said where it is missing and where Discord
+#: refuses it (``bot.__main__``).
+TOKEN_STEPS = """Open https://discord.com/developers/applications and your application (create
+one if you have none), open "Bot", press "Reset Token", and put the new token in DISCORD_TOKEN
+(export DISCORD_TOKEN=..., or DISCORD_TOKEN=... in a .env file here); then run shengji-bot
+again."""
 
-Get a bot token: open https://discord.com/developers/applications, create an
-application, open "Bot", press "Reset Token" and copy it. Then either
-  export DISCORD_TOKEN=...            (or put DISCORD_TOKEN=... in a .env file here)
-and run shengji-bot again. Invite the bot with the scopes "bot applications.commands"."""
+TOKEN_HELP = f"""DISCORD_TOKEN is not set.
+
+{TOKEN_STEPS} Invite the bot with the scopes "bot applications.commands"."""
 
 
 class ConfigError(Exception):

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.errors import BotError
 from bot.text.catalogue import say
 from bot.tree import locale_of
+from bot.ui.publisher import TABLE_PERMISSIONS
 
 GROUP_NAME = "shengji"
 GROUP_DESCRIPTION = "Shengji (升级 / Tractor) tables"
@@ -92,10 +93,10 @@ def check_can_post_table(interaction: discord.Interaction) -> None:
     table message in the channel (the text, its picture, its buttons): a table there would
     be one nobody sees. Read from the interaction's ``app_permissions``: no request."""
     allowed = interaction.app_permissions
-    send = ("send_messages_in_threads" if isinstance(interaction.channel, discord.Thread)
-            else "send_messages")
-    missing = [name for name in ("view_channel", send, "attach_files")
-               if not getattr(allowed, name)]
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    needed = [("send_messages_in_threads" if in_thread and name == "send_messages" else name)
+              for name in TABLE_PERMISSIONS]
+    missing = [name for name in needed if not getattr(allowed, name)]
     if missing:
         locale = locale_of(interaction)
         raise BotError("cannot_post", missing=say(locale, "name_separator").join(

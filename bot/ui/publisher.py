@@ -40,6 +40,11 @@ from engine.views import SeatView, public_view
 
 log = logging.getLogger(__name__)
 
+#: What the bot needs in a channel to post and edit its table message (the text, its
+#: picture, its buttons), as ``discord.Permissions`` names them; in a thread,
+#: ``send_messages_in_threads`` stands for ``send_messages``.
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
+
 TABLE_LOG_LINES = 8
 #: Events after a hand's result that the result post adds: where stopped levels went.
 AFTER_HAND = ("levels_transferred", "transfer_refused", "levels_kept")
@@ -197,9 +202,8 @@ class DiscordPublisher:
         table message gets through again, not a traceback a redraw or result."""
         if channel_id not in self._forbidden:
             self._forbidden.add(channel_id)
-            log.warning("cannot post the table message in %s (%s %s): the bot needs View "
-                        "Channel, Send Messages and Attach Files there",
-                        channel_id, exc.status, exc.text)
+            log.warning("cannot post the table message in %s (%s %s): the bot needs %s there",
+                        channel_id, exc.status, exc.text, ", ".join(TABLE_PERMISSIONS))
 
     def _interval(self, table: Table) -> float:
         """How long a redraw of ``table`` waits for more changes: ``edit_interval``, longer
