@@ -13,6 +13,7 @@ import yarl
 
 from bot.client import ShengjiBot
 from bot.config import TOKEN_STEPS, ConfigError, Settings
+from bot.retry import reason, stopped_within, waits
 from bot.store import StoreError
 from bot.store.postgres import redacted
 
@@ -22,8 +23,6 @@ log = logging.getLogger("bot")
 #: dropped connection, a timeout, Discord's own 5xx after discord.py's retries), as opposed
 #: to an answer that will not change by trying again (a refused token).
 UNREACHABLE = (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError)
-#: Seconds before the first try again, doubled each time up to the last.
-RETRY_WAITS = (1, 60)
 
 TOKEN_REFUSED = ("Discord refused the bot token in DISCORD_TOKEN ({reason}): it is not a bot "
                  "token, or it was reset.\n\n" + TOKEN_STEPS)
@@ -72,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
               "the games are stored, start the bot again to go on.", file=sys.stderr)
         return 1
     except (aiohttp.ClientError, discord.DiscordServerError) as exc:  # (lost in the setup)
-        print(f"Lost Discord ({discord.http.Route.BASE}) while starting up: {_reason(exc)}. "
+        print(f"Lost Discord ({discord.http.Route.BASE}) while starting up: {reason(exc)}. "
               "Nothing was lost; start the bot again.", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -84,7 +83,7 @@ async def _run(settings: Settings) -> None:
     """Run until the connection ends or SIGTERM/SIGINT asks the bot to stop; either way
     ``close()`` runs (clocks and redraws stopped, worker pool shut down, store closed)."""
     async with ShengjiBot(settings) as bot:
-        stopping = asyncio.Event()
+        stopping = bot.stopping
 
         async def close_when_stopping() -> None:
             await stopping.wait()
@@ -106,9 +105,10 @@ async def _run(settings: Settings) -> None:
 async def log_in(bot: ShengjiBot, token: str, stopping: asyncio.Event) -> bool:
     """``bot.login``, tried again while Discord cannot be reached (a machine whose network
     comes up after the bot, an outage), with one line in the log a try: True once logged in,
-    False when asked to stop first. A refused token raises ``discord.LoginFailure`` at once.
-    (Once connected, discord.py itself reconnects.)"""
-    wait, longest = RETRY_WAITS
+    False when asked to stop first (here, or while the setup waits for the database). A
+    refused token raises ``discord.LoginFailure`` at once. (Once connected, discord.py itself
+    reconnects.)"""
+    waiting = waits()
     while True:
         try:
             await bot.login(token)
@@ -118,21 +118,15 @@ async def log_in(bot: ShengjiBot, token: str, stopping: asyncio.Event) -> bool:
                 return False  # (cut short by the stop, which closed its HTTP session)
             if bot.setting_up or not isinstance(exc, UNREACHABLE):
                 raise  # (a refused token; or reached, then lost in the setup: not set up twice)
+            wait = next(waiting)
             log.warning("Cannot reach Discord (%s): %s. Trying again in %d s.",
-                        discord.http.Route.BASE, _reason(exc), wait)
+                        discord.http.Route.BASE, reason(exc), wait)
         # DEP-WARN: the failed log-in's HTTP session closes its connector with it, and
         # discord.py makes a new one only where ``connector`` is MISSING
         await bot.http.close()
         bot.http.connector = discord.utils.MISSING
-        try:
-            await asyncio.wait_for(stopping.wait(), wait)
+        if await stopped_within(stopping, wait):
             return False
-        except TimeoutError:
-            wait = min(2 * wait, longest)
-
-
-def _reason(exc: BaseException) -> str:
-    return str(exc) or type(exc).__name__
 
 
 if __name__ == "__main__":

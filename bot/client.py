@@ -18,12 +18,13 @@ from discord.ext import commands
 from bot.ai import EngineDeciders
 from bot.config import ConfigError, Settings
 from bot.guard import answer_orphan, is_orphan
+from bot.retry import Stopped, reason, stopped_within, waits
 from bot.services import Services
 from bot.stats.counting import StatsCounter
 from bot.stats.export import MatchExporter
 from bot.stats.queries import StatsQueries
 from bot.stats.settings import ServerSettingsService
-from bot.store import Store, open_store
+from bot.store import Store, StoreUnreachable, open_store
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
 from bot.text.catalogue import say
@@ -62,6 +63,8 @@ class ShengjiBot(commands.AutoShardedBot):
         self.settings = settings
         # from the start of ``setup_hook``: a log-in that fails after is not tried again
         self.setting_up = False
+        # set by SIGTERM/SIGINT (``bot.__main__``): also ends a wait for the database at start
+        self.stopping = asyncio.Event()
         self._controls: set[re.Pattern[str]] = set()  # custom_id templates of our controls
         self.default_table_settings = replace(TableSettings().scaled(settings.pause_scale),
                                               turn_timer=settings.turn_timer)
@@ -71,7 +74,7 @@ class ShengjiBot(commands.AutoShardedBot):
         # pictures are drawn in a worker process, away from the event loop (started first:
         # it forks before the store's thread exists)
         self.pictures = PictureWorkers(workers=1)
-        self.store = await open_store(self.settings.database)
+        self.store = await self._open_store()
         # before anything is restored: no other live process may act on these tables
         await self.store.claim_shards(self.settings.shard_count or 1,
                                       self.settings.shards or (0,))
@@ -129,6 +132,21 @@ class ShengjiBot(commands.AutoShardedBot):
         for restored_table in restored:
             publisher.remember_events(restored_table.table, restored_table.recent)
             publisher.schedule(restored_table.table)
+
+    async def _open_store(self) -> Store:
+        """The store, tried again while its server cannot be reached (a database that starts
+        after the bot, or restarts), with one line in the log a try; a refused password or a
+        missing database raises at once."""
+        waiting = waits()
+        while True:
+            try:
+                return await open_store(self.settings.database)
+            except StoreUnreachable as exc:
+                wait = next(waiting)
+                log.warning("Cannot reach the database: %s. Trying again in %d s.",
+                            reason(exc), wait)
+            if await stopped_within(self.stopping, wait):
+                raise Stopped
 
     async def _message_posted(self, table: Table, message_id: int) -> None:
         await self.tables.remember_message(table, message_id)

@@ -44,6 +44,7 @@ from bot.store.records import (
     SeatRecord,
     Store,
     StoreError,
+    StoreUnreachable,
     TableRecord,
     TableStatus,
     WinnerSide,
@@ -55,8 +56,8 @@ __all__ = [
     "LEADERBOARD_ORDERS", "CorruptRow", "HandRecord", "HandStats", "LeaderboardOrder",
     "LeaderboardRow", "MatchRecord", "MatchStatus", "Migration", "PlayerStats",
     "PostgresStore", "Rating", "SeatChange", "SeatKind", "SeatRecord", "SqliteStore",
-    "Store", "StoreError", "TableRecord", "TableStatus", "WinnerSide", "bundled_migrations",
-    "is_postgres_url", "open_store",
+    "Store", "StoreError", "StoreUnreachable", "TableRecord", "TableStatus", "WinnerSide",
+    "bundled_migrations", "is_postgres_url", "open_store",
 ]
 
 

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.store.migrations import Migration, bundled_migrations
-from bot.store.records import StoreError
+from bot.store.records import StoreError, StoreUnreachable
 from bot.store.sql import GameLogStore, utc_now
 from bot.store.stats import PlayerStatsStore
 
@@ -34,6 +34,13 @@ log = logging.getLogger("bot.store")
 URL_SCHEMES = ("postgresql://", "postgres://")
 _MIGRATION_LOCK = 0x5368656E676A69  # "Shengji": the advisory lock held while migrating
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+#: What says the server cannot be reached now (no route, no name resolution, a refused
+#: connection, no socket file yet, starting up or shutting down), as opposed to an answer
+#: that will not change by trying again (a wrong password, no such database or role, a
+#: malformed URL, a socket the bot may not open)
+_UNREACHABLE = (TimeoutError, OSError, asyncpg.CannotConnectNowError,
+                asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+                asyncpg.TooManyConnectionsError, asyncpg.PostgresConnectionError)
 
 
 @functools.lru_cache(maxsize=512)
@@ -112,8 +119,10 @@ class PostgresStore(GameLogStore, PlayerStatsStore):
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
                                              timeout=15, command_timeout=60)
         except (TimeoutError, *_DRIVER_ERRORS, ValueError) as exc:
-            raise StoreError(f"cannot connect to the PostgreSQL database {name}: "
-                             f"{exc or type(exc).__name__}") from None
+            error = (StoreUnreachable if isinstance(exc, _UNREACHABLE)
+                     and not isinstance(exc, PermissionError) else StoreError)
+            raise error(f"cannot connect to the PostgreSQL database {name}: "
+                        f"{exc or type(exc).__name__}") from None
         store = cls(pool, name, clock)
         try:
             await store.migrate(bundled_migrations("postgres") if migrations is None

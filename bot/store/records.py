@@ -26,6 +26,12 @@ class StoreError(Exception):
     """Something the store could not do, said in words (no card or hand content)."""
 
 
+class StoreUnreachable(StoreError):
+    """The database server cannot be reached now (not up yet, restarting, out of
+    connections): trying again later may work, unlike a refused password or a missing
+    database."""
+
+
 class CorruptRow(StoreError):
     """A stored row that cannot be read (``sql.corrupt``): the database works, the row
     does not, so a caller may go on without it."""

@@ -25,6 +25,7 @@ from bot.store import (
     SeatRecord,
     SqliteStore,
     StoreError,
+    StoreUnreachable,
     TableRecord,
     bundled_migrations,
     open_store,
@@ -574,9 +575,17 @@ async def test_open_store_picks_the_backend_by_its_setting(
 
 async def test_a_postgres_server_that_is_not_there_is_a_clear_error(tmp_path: Path) -> None:
     url = f"postgresql://shengji:secret@/shengji?host={tmp_path}"
-    with pytest.raises(StoreError, match="cannot connect to the PostgreSQL database") as info:
-        await open_store(url)
+    with pytest.raises(StoreUnreachable, match="cannot connect to the PostgreSQL database") \
+            as info:
+        await open_store(url)  # (no server there yet: the bot tries again)
     assert "secret" not in str(info.value)
+
+
+async def test_a_postgres_server_that_answers_no_is_not_tried_again(
+        postgres_server: PostgresServer) -> None:
+    with pytest.raises(StoreError, match='database "nowhere" does not exist') as info:
+        await open_store(postgres_server.url("nowhere"))
+    assert not isinstance(info.value, StoreUnreachable)
 
 
 # -- the SQLite file: WAL, and refused when it is not a Shengji database -------------------

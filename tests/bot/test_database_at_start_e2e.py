@@ -1,0 +1,139 @@
+"""A PostgreSQL server the bot cannot reach at start (a database that comes up after the
+bot, as under docker compose, or restarts) is tried again until it answers; a stop asked
+meanwhile ends the bot at once; a database that answers "no" (no such database) stops it
+at once saying why. On the real bot process and a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+from pathlib import Path
+
+from tests.bot.harness import FAST, ROOT, World, create_and_start, wait_until
+from tests.fakediscord import BotProcess, FakeChannel, FakeDiscord
+from tests.postgres import PostgresServer
+
+SOCKET = ".s.PGSQL.5432"  # (the file libpq and asyncpg look for in the host folder)
+
+
+class LatePostgres:
+    """A socket folder where nothing listens (the server is not up yet) until ``open``
+    makes it pass connections on to the test server."""
+
+    def __init__(self, server: PostgresServer) -> None:
+        self.target = str(server.socket_dir / SOCKET)
+        # (short: a socket's path may not be longer than 107 bytes, which tmp_path can be)
+        self.folder = Path(tempfile.mkdtemp(prefix="sjpg-late-"))
+        self.server: asyncio.Server | None = None
+
+    def url(self, database_url: str) -> str:
+        """``database_url`` (a database of the test server) reached through this folder."""
+        return database_url.replace(f"host={self.target.rsplit('/', 1)[0]}",
+                                    f"host={self.folder}")
+
+    async def open(self) -> None:
+        self.server = await asyncio.start_unix_server(self._pass_on,
+                                                      path=str(self.folder / SOCKET))
+
+    async def _pass_on(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        to_reader, to_writer = await asyncio.open_unix_connection(self.target)
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except ConnectionError:
+                pass
+            finally:
+                sink.close()
+
+        pipes = [asyncio.ensure_future(pipe(reader, to_writer)),
+                 asyncio.ensure_future(pipe(to_reader, writer))]
+        try:
+            await asyncio.wait(pipes)
+        finally:
+            for task in pipes:
+                task.cancel()
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+async def start_bot(tmp_path: Path, database: str, name: str
+                    ) -> tuple[FakeDiscord, BotProcess]:
+    fake = FakeDiscord()
+    await fake.start()
+    guild = fake.add_guild("Friends")
+    fake.add_channel(guild, "shengji")
+    process = BotProcess(fake, ["-m", "bot"], cwd=ROOT, log_path=tmp_path / f"{name}.log",
+                         extra_env={**FAST, "SHENGJI_GUILD_ID": str(guild.id),
+                                    "SHENGJI_DB": database})
+    return fake, await process.start()
+
+
+async def test_a_database_that_comes_up_after_the_bot_is_tried_again_until_it_answers(
+        tmp_path: Path, postgres_server: PostgresServer) -> None:
+    database = await postgres_server.new_database()
+    late = LatePostgres(postgres_server)
+    fake, process = await start_bot(tmp_path, late.url(database), "late")
+    try:
+        await wait_until(lambda: process.output().count("Cannot reach the database") >= 2
+                         or process.returncode is not None, timeout=30)
+        output = process.output()
+        assert process.returncode is None, output[-2000:]
+        assert f"host={late.folder}" in output  # (which database: the URL, less any password)
+        assert "Trying again in 1 s." in output and "Trying again in 2 s." in output
+        assert fake.synced_commands() == []  # nothing set up before the database answers
+        await late.open()
+        await process.wait_ready(timeout=30)
+        guild = next(iter(fake.guilds.values()))
+        channel: FakeChannel = next(iter(fake.channels.values()))
+        world = World(fake, process, guild, channel, late.url(database), process.log_path, {})
+        await create_and_start(world, fake.add_user("Alice"))  # stored in that database
+        assert "Traceback" not in process.output()
+    finally:
+        await process.stop()
+        await late.close()
+        await fake.stop()
+        await postgres_server.drop_database(database)
+
+
+async def test_a_stop_while_waiting_for_the_database_ends_the_bot_at_once(
+        tmp_path: Path, postgres_server: PostgresServer) -> None:
+    late = LatePostgres(postgres_server)
+    fake, process = await start_bot(tmp_path, late.url(postgres_server.url("shengji")),
+                                    "stopped")
+    try:
+        await wait_until(lambda: "Trying again in 4 s." in process.output()
+                         or process.returncode is not None, timeout=30)
+        assert process.proc is not None
+        process.proc.terminate()
+        # (a wait of 4 s or more was under way: an exit within 3 s is the stop's)
+        code = await asyncio.wait_for(process.proc.wait(), 3)
+        output = process.output()
+        assert code == 0 and "Traceback" not in output, output[-2000:]
+    finally:
+        await process.stop()
+        await late.close()
+        await fake.stop()
+
+
+async def test_a_database_that_answers_no_stops_the_bot_at_once_saying_why(
+        tmp_path: Path, postgres_server: PostgresServer) -> None:
+    url = postgres_server.url("no_such_database")
+    fake, process = await start_bot(tmp_path, url, "missing")
+    try:
+        assert process.proc is not None
+        code = await asyncio.wait_for(process.proc.wait(), 60)
+        output = process.output()
+        assert code == 2, output[-2000:]
+        assert f"The database '{url}' cannot be used: cannot connect" in output
+        assert 'database "no_such_database" does not exist' in output
+        assert "Trying again" not in output and "Traceback" not in output
+    finally:
+        await process.stop()
+        await fake.stop()
