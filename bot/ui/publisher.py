@@ -88,6 +88,7 @@ class DiscordPublisher:
         self._flushing: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._forbidden: set[int] = set()  # channels where posting the table was refused
+        self._token_refused = False  # a 401 was logged (the token was reset)
         self._latest: dict[int, Table] = {}
         # each channel's last result post and its text (the level transfer adds to it)
         self._results: dict[int, tuple[discord.Message, str]] = {}
@@ -193,8 +194,8 @@ class DiscordPublisher:
                     log.info("the table message in %s can be posted again", channel_id)
             except discord.Forbidden as exc:
                 self._refused(channel_id, exc)
-            except Exception:  # a failed edit must not stop the game
-                log.exception("could not update the table message in %s", table.channel_id)
+            except Exception as exc:  # a failed edit must not stop the game
+                self._failed("update the table message", channel_id, exc)
             await self.redrawn(channel_id)
 
     def _refused(self, channel_id: int, exc: discord.Forbidden) -> None:
@@ -204,6 +205,17 @@ class DiscordPublisher:
             self._forbidden.add(channel_id)
             log.warning("cannot post the table message in %s (%s %s): the bot needs %s there",
                         channel_id, exc.status, exc.text, ", ".join(TABLE_PERMISSIONS))
+
+    def _failed(self, doing: str, channel_id: int, exc: Exception) -> None:
+        """A post or edit that failed, with its traceback; but a refused token (401: in the
+        seconds between its reset and the gateway's close that stops the bot) is said once."""
+        if isinstance(exc, discord.HTTPException) and exc.status == 401:
+            if not self._token_refused:
+                self._token_refused = True
+                log.warning("Discord refused the bot token (401) to %s in %s: it was reset; "
+                            "the bot stops when the gateway closes", doing, channel_id)
+            return
+        log.exception("could not %s in %s", doing, channel_id)
 
     def _interval(self, table: Table) -> float:
         """How long a redraw of ``table`` waits for more changes: ``edit_interval``, longer
@@ -269,8 +281,8 @@ class DiscordPublisher:
             self._results[table.channel_id] = (message, text)
         except discord.Forbidden as exc:
             self._refused(table.channel_id, exc)
-        except discord.HTTPException:
-            log.exception("could not post the result in %s", table.channel_id)
+        except discord.HTTPException as exc:
+            self._failed("post the result", table.channel_id, exc)
 
     async def _add_to_result(self, table: Table, line: str) -> None:
         """What became of the levels after the hand (the level transfer): said in the
@@ -291,8 +303,8 @@ class DiscordPublisher:
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             self._refused(table.channel_id, exc)
-        except discord.HTTPException:
-            log.exception("could not add to the result in %s", table.channel_id)
+        except discord.HTTPException as exc:
+            self._failed("add to the result", table.channel_id, exc)
 
     async def _post_match_over(self, table: Table, ev: Event) -> None:
         """The winners, by name (a team's players, or with levels by player the one who
@@ -313,8 +325,8 @@ class DiscordPublisher:
                 content=text[:1900], allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             self._refused(table.channel_id, exc)
-        except discord.HTTPException:
-            log.exception("could not post the match's end in %s", table.channel_id)
+        except discord.HTTPException as exc:
+            self._failed("post the match's end", table.channel_id, exc)
 
     # -- private ---------------------------------------------------------------------------------
 

@@ -166,14 +166,18 @@ async def test_a_token_reset_while_running_stops_the_bot_saying_what_to_do(
             await process.wait_ready(timeout=30)
             await create_and_start(world_of(fake, process, tmp_path), fake.add_user("Alice"))
             fake.token = "a.new.token"  # reset in the developer portal: the old one is refused
+            # the table's next edit (the deal goes on) is refused before the gateway knows
+            await wait_until(lambda: "Discord refused the bot token (401) to update the "
+                             "table message" in process.output(), timeout=30)
             await fake.reconnect_bot()
             code = await exit_code(process)
             output = process.output()
             assert code == 2, output[-2000:]
             assert "Discord refused the bot token in DISCORD_TOKEN (gateway close code 4004" \
                 in output
-            # (a table edit refused meanwhile is logged with its traceback: not the exit)
+            # (a table edit refused meanwhile is one line in the log, not a traceback)
             assert TOKEN_ADVICE in output and "ConnectionClosed" not in output
+            assert "Traceback" not in output, output[-3000:]
             # with the new token, the game goes on where it was
             sessions = len(fake.identify_payloads)
             process = await bot(fake, tmp_path, {**env, "DISCORD_TOKEN": "a.new.token"},
