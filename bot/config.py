@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 
@@ -49,16 +50,22 @@ class Settings:
         if guild and not guild.isdigit():
             raise ConfigError(f"SHENGJI_GUILD_ID must be a number (a server id), not {guild!r}")
         numbers = {}
-        for name, var in (("turn_timer", "SHENGJI_TURN_TIMER"),
-                          ("pause_scale", "SHENGJI_PAUSE_SCALE"),
-                          ("edit_interval", "SHENGJI_EDIT_INTERVAL")):
+        # (a turn of no time, or a negative pause, would let the computers play for everyone)
+        for name, var, meaning, above_zero in (
+                ("turn_timer", "SHENGJI_TURN_TIMER", "a number of seconds above 0", True),
+                ("pause_scale", "SHENGJI_PAUSE_SCALE",
+                 "a number, 0 or more (how many times each pause)", False),
+                ("edit_interval", "SHENGJI_EDIT_INTERVAL", "a number of seconds, 0 or more",
+                 False)):
             raw = os.environ.get(var, "").strip()
             if raw:
                 try:
-                    numbers[name] = float(raw)
+                    number = float(raw)
                 except ValueError:
-                    raise ConfigError(f"{var} must be a number of seconds, not {raw!r}") \
-                        from None
+                    number = math.nan
+                if not math.isfinite(number) or number < 0 or (above_zero and number == 0):
+                    raise ConfigError(f"{var} must be {meaning}, not {raw!r}")
+                numbers[name] = number
         seed = os.environ.get("SHENGJI_SEED", "").strip()
         if seed and not seed.isdigit():
             raise ConfigError(f"SHENGJI_SEED must be a whole number, not {seed!r}")

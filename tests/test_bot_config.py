@@ -36,3 +36,30 @@ def test_settings_from_environment_and_env_file(tmp_path: Path,
     monkeypatch.setenv("SHENGJI_GUILD_ID", "not-a-number")
     with pytest.raises(ConfigError, match="must be a number"):
         Settings.from_env(None)
+
+
+@pytest.mark.parametrize(("variable", "value", "meaning"), [
+    ("SHENGJI_TURN_TIMER", "abc", "a number of seconds above 0"),
+    ("SHENGJI_TURN_TIMER", "-5", "a number of seconds above 0"),
+    ("SHENGJI_TURN_TIMER", "0", "a number of seconds above 0"),
+    ("SHENGJI_TURN_TIMER", "nan", "a number of seconds above 0"),
+    ("SHENGJI_PAUSE_SCALE", "-1", "a number, 0 or more (how many times each pause)"),
+    ("SHENGJI_PAUSE_SCALE", "inf", "a number, 0 or more (how many times each pause)"),
+    ("SHENGJI_EDIT_INTERVAL", "-0.5", "a number of seconds, 0 or more"),
+])
+def test_a_number_setting_out_of_range_is_refused_saying_what_it_must_be(
+        monkeypatch: pytest.MonkeyPatch, variable: str, value: str, meaning: str) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigError) as info:
+        Settings.from_env(None)
+    assert str(info.value) == f"{variable} must be {meaning}, not {value!r}"
+
+
+def test_number_settings_in_range_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    for variable, value in (("SHENGJI_TURN_TIMER", "0.3"), ("SHENGJI_PAUSE_SCALE", "0"),
+                            ("SHENGJI_EDIT_INTERVAL", "0")):
+        monkeypatch.setenv(variable, value)
+    settings = Settings.from_env(None)
+    assert (settings.turn_timer, settings.pause_scale, settings.edit_interval) == (0.3, 0, 0)
