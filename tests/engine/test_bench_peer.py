@@ -1,6 +1,7 @@
-"""``bench/engine_vs_peer.py``: our side of the comparison. (The peer's side needs its
-snapshot, kept outside the project, so it has no test here; its hands were checked by
-hand against the driver's own digest, docs/speed.md.)"""
+"""``bench/engine_vs_peer.py``: our side of the comparison, and the schedule both sides
+are timed by. (The peer's own hands need its snapshot, kept outside the project, so they
+are replaced by recorders here; they were checked by hand against the driver's own digest,
+docs/speed.md.)"""
 
 from __future__ import annotations
 
@@ -73,3 +74,26 @@ def test_units_only_lists_the_full_listing_less_its_throws(monkeypatch) -> None:
         assert legal.legal_plays(game, seat) == units
     assert threw > 0  # (some recorded lead had a sure throw to leave out)
     legal.forget()  # (what was listed without throws is not kept for other tests)
+
+
+def test_both_hands_warms_both_sides_then_times_them_in_turns(monkeypatch) -> None:
+    """The hand comparison's schedule, with the peer's round (which needs its snapshot)
+    and our hands replaced by recorders: our warm-up seeds, the peer's warm-up rounds,
+    then both sides' hands in chunks, each timed and divided by the hands."""
+    bench = _peer_bench()
+    engine_bench = bench._bench_engine()
+    calls: list[tuple[str, tuple[int, ...]]] = []
+    monkeypatch.setattr(engine_bench, "play_seeds",
+                        lambda rules, seeds: calls.append(("ours", tuple(seeds))))
+    monkeypatch.setattr(bench, "_peer_driver",
+                        lambda root, driver, seed: (None, lambda: calls.append(("peer", ()))))
+    ticks = iter(range(10**6))
+    per_hand = bench.both_hands("peer-root", "driver.py", hands=5, warmup=2, chunk=2,
+                                preset="classic", clock=lambda: float(next(ticks)))
+    warm = engine_bench.warmup_seeds(2)
+    assert calls == [("ours", tuple(warm)), ("peer", ()), ("peer", ()),
+                     ("ours", (0, 1)), ("peer", ()), ("peer", ()),
+                     ("peer", ()), ("peer", ()), ("ours", (2, 3)),
+                     ("ours", (4,)), ("peer", ())]
+    # one clock tick a chunk, read around it: three chunks a side over five hands
+    assert per_hand == {"ours": 3 / 5 * 1e6, "peer": 3 / 5 * 1e6}
