@@ -20,6 +20,7 @@ from engine.game import (
     CallingFriends,
     Dealing,
     Game,
+    HandOver,
     NamingTrump,
     Phase,
     Playing,
@@ -136,6 +137,18 @@ class Table:
                    dict(record.options), TableSettings.from_dict(record.settings),
                    [Seat.of(s) if s else None for s in record.seats], record.locale,
                    record.message_id, record.status, record.match_id)
+
+    @property
+    def paused(self) -> bool:
+        """Between hands with every person at the table away (their turns timed out):
+        the next hand waits for one of them to be back, rather than computers playing the
+        match out for people who went to bed (a result post a hand, their stats and
+        ratings moved). A table whose people all left plays on: the computers' match is
+        watched."""
+        people = [seat for seat in self.seats if seat is not None and not seat.is_ai]
+        return (self.status == "playing" and self.game is not None
+                and isinstance(self.game.phase, HandOver)
+                and bool(people) and all(seat.away for seat in people))
 
     def actor(self) -> int | None:
         """The seat whose decision the game waits for, if any."""

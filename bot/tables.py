@@ -294,6 +294,7 @@ class TableService:
                 run.since = time.monotonic()  # their full turn timer starts now
             run.outbox.put([])
             run.wakeup.set()
+            self._start_clock(table)  # (a pause for nobody at the table ends)
         await run.outbox.flush()
         return seat
 
@@ -311,6 +312,7 @@ class TableService:
                 self._wait_begins(table, run)  # their full turn timer starts now
             run.outbox.put([event("back", seat=seat)])
             run.wakeup.set()
+            self._start_clock(table)  # (a pause for nobody at the table ends)
         await run.outbox.flush()
         return True
 
@@ -431,6 +433,7 @@ class TableService:
                 self._wait_begins(table, run)
             run.outbox.put([event("back", seat=seat)])
             run.wakeup.set()
+            self._start_clock(table)  # (a pause for nobody at the table ends)
         await run.outbox.flush()
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False
@@ -614,7 +617,7 @@ class TableService:
         if isinstance(phase, Dealing) and phase.pending_return is None:
             return s.deal_pause if phase.stock else s.last_chance
         if isinstance(phase, HandOver):
-            return s.hand_pause
+            return None if table.paused else s.hand_pause  # (``back`` or a join goes on)
         if isinstance(phase, MatchOver):
             return None
         actor = table.actor()

@@ -179,7 +179,7 @@ def status_line(table: Table, view: SeatView | None = None) -> str:
             return say(locale, "status_deal", left=len(phase.stock))
         return say(locale, "status_last_chance")
     if isinstance(phase, HandOver):
-        return say(locale, "status_hand_over")
+        return say(locale, "status_paused" if table.paused else "status_hand_over")
     if isinstance(phase, MatchOver):  # the table is being closed right now
         return match_over_status(locale, phase.winner_team, names,
                                  by_player=table.game.rules.seating.individual_levels)

@@ -14,6 +14,7 @@ from bot.errors import BotError
 from bot.store import HandRecord, Store, StoreError
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
+from bot.ui.render import status_line
 from engine.actions import Event, action_to_dict
 from engine.game import HandOver, Playing
 from engine.legal import legal_plays
@@ -92,6 +93,26 @@ async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(bac
     action = random_action(table.game, random.Random(1))  # whatever seat 0 must decide
     await service.act(1, 100, lambda seat: action)
     assert not table.seats[0].away
+
+
+async def test_with_every_person_away_the_next_hand_waits_for_one_to_be_back(
+        backend: Backend) -> None:
+    service, _, store = await _service(backend)
+    settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
+                             hand_pause=0.0, ai_pause=0.0, away_pause=0.0)
+    table = await _table_waiting_for(service, 100, settings)
+    await _wait(lambda: isinstance(table.game.phase, HandOver), timeout=60)
+    assert table.seats[0].away and table.paused
+    assert "every player is away" in status_line(table)
+    hand = table.game.hand_number
+    await asyncio.sleep(0.5)  # (no pause between hands: a clock going on deals at once)
+    assert isinstance(table.game.phase, HandOver) and table.game.hand_number == hand
+    assert len(await store.match_hands(table.match_id)) == 1
+    # Ann is back (she opened her hand): the next hand is dealt
+    table.settings = replace(settings, turn_timer=30.0)
+    assert await service.back(1, 100)
+    await _wait(lambda: table.game.hand_number == hand + 1)
+    assert not table.paused and "every player is away" not in status_line(table)
 
 
 async def test_two_clicks_at_once_apply_one_action(backend: Backend) -> None:
@@ -183,6 +204,8 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend:
                                  options={"level_ranks": "Q,K,A", "finish": "reach_ace"})
     await service.start(1, 100)
     await service.leave(1, 100)  # a computer takes over the seat
+    # (nobody is away, everybody left: no pause between hands, the computers' match is
+    # watched)
     await _wait(lambda: table.status == "finished", timeout=60)
     await _stored_as_finished(store, table.match_id)
     match = await store.load_match(table.match_id)
