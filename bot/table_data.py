@@ -87,11 +87,12 @@ class Seat:
         return self.kind == "ai"
 
     def record(self) -> SeatRecord:
-        return SeatRecord(self.kind, self.user_id, self.name, self.ai_level)
+        return SeatRecord(self.kind, self.user_id, self.name, self.ai_level,
+                          self.away and not self.is_ai)
 
     @classmethod
     def of(cls, record: SeatRecord) -> Seat:
-        return cls(record.kind, record.user_id, record.name, record.ai_level)
+        return cls(record.kind, record.user_id, record.name, record.ai_level, record.away)
 
 
 @dataclass

@@ -308,6 +308,7 @@ class TableService:
             if not occupant.away:
                 return False
             occupant.away = False
+            await self._save_away(table)
             if table.actor() == seat:
                 self._wait_begins(table, run)  # their full turn timer starts now
             run.outbox.put([event("back", seat=seat)])
@@ -447,6 +448,8 @@ class TableService:
             for i, seat in enumerate(table.seats):
                 if seat is None:
                     table.seats[i] = Seat("ai", None, f"Bot {i + 1}", "easy")
+                else:
+                    seat.away = False  # (a new match: everybody plays their own cards)
             rules = table.rules
             seed = self._rng.randrange(2**62)
             seats = [s.record() for s in table.seats if s is not None]
@@ -523,6 +526,7 @@ class TableService:
             occupant = self._occupant(table, seat)
             if occupant.away:  # acting ends "away"
                 occupant.away = False
+                await self._save_away(table)
                 events.append(event("back", seat=seat))
             run.outbox.put(events)
         await run.outbox.flush()
@@ -691,6 +695,8 @@ class TableService:
                     if timed_out:  # nothing happened
                         seat.away = False
                     raise
+                if timed_out:
+                    await self._save_away(table)
                 run.outbox.put([_away_event(actor), *events] if timed_out else events)
                 if default is None:
                     decision = (game, actor, seat.ai_level or "easy",
@@ -756,6 +762,15 @@ class TableService:
 
     async def _save(self, table: Table) -> None:
         await self.store.save_table(table.record())
+
+    async def _save_away(self, table: Table) -> None:
+        """Who is away, kept for a restart; where it cannot be stored the game goes on (what
+        happened stands), and a restart only takes everybody for back."""
+        try:
+            await self._save(table)
+        except StoreError:
+            log.warning("could not store who is away at the table in channel %s",
+                        table.channel_id)
 
     @staticmethod
     def _must_be_host(table: Table, user_id: int, can_manage: bool) -> None:

@@ -64,9 +64,13 @@ class SeatRecord:
     user_id: int | None
     name: str
     ai_level: str | None = None
+    #: a person whose turn timed out, played by a computer until they are back (kept so
+    #: that a restart does not take the whole table for back and deal a paused match on)
+    away: bool = False
 
     def __post_init__(self) -> None:
         check(self.kind in _SEAT_KINDS, f"seat kind must be one of {_SEAT_KINDS}")
+        check(self.away is False or self.kind == "human", "only a person can be away")
         if self.kind == "human":
             check_id(self.user_id, "a human seat's user_id")
         else:
@@ -76,14 +80,17 @@ class SeatRecord:
                "a seat's ai_level must be text or None")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
+        data = {"kind": self.kind, "user_id": self.user_id, "name": self.name,
                 "ai_level": self.ai_level}
+        return {**data, "away": True} if self.away else data
 
     @classmethod
     def from_dict(cls, data: Any) -> SeatRecord:
         check(isinstance(data, dict), "a seat must be an object")
         return cls(kind=data["kind"], user_id=data.get("user_id"), name=data["name"],
-                   ai_level=data.get("ai_level"))
+                   ai_level=data.get("ai_level"),
+                   # (anything but a stored true is here: a damaged flag never stops a table)
+                   away=data.get("away") is True and data["kind"] == "human")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ import logging
 import sqlite3
 import sys
 import textwrap
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -93,6 +94,19 @@ async def test_table_round_trips_and_upserts_by_channel(store: Store) -> None:
     other = table(CHANNEL + 1, guild_id=OTHER_GUILD, locale="en")
     await store.save_table(other)
     assert await store.load_tables() == [playing, other]
+    # who is away is kept with the table's seats (the match's seats never say it)
+    away = [SeatRecord("human", ALICE, "Alice", away=True), *seats()[1:]]
+    await store.save_table(replace(playing, seats=away))
+    assert (await store.load_tables())[0].seats == away
+    assert [s.away for s in (await store.load_match(match_id)).seats] == [False] * 4
+
+
+def test_an_away_flag_that_does_not_read_is_not_away() -> None:
+    base = {"kind": "human", "user_id": ALICE, "name": "Alice"}
+    assert SeatRecord.from_dict({**base, "away": True}).away
+    assert SeatRecord.from_dict(base).to_dict() == {**base, "ai_level": None}
+    for damaged in ("yes", 1, None, [True]):
+        assert not SeatRecord.from_dict({**base, "away": damaged}).away
 
 
 async def test_match_round_trips_until_finished(store: Store) -> None:
@@ -414,10 +428,11 @@ async def test_a_server_whose_settings_cannot_be_read_gets_the_defaults_until_sa
     lambda: SeatRecord("human", None, "Nobody"),
     lambda: SeatRecord("ai", ALICE, "Bot"),
     lambda: SeatRecord("robot", None, "Bot"),  # type: ignore[arg-type]
+    lambda: SeatRecord("ai", None, "Bot", "easy", away=True),
     lambda: table(status="paused"),
     lambda: table(seats=[{"kind": "human"}]),
     lambda: hand(1, 0, levels_after="2 3"),
-], ids=["human-without-id", "ai-with-id", "unknown-kind", "table-status", "seat-dict",
+], ids=["human-without-id", "ai-with-id", "unknown-kind", "ai-away", "table-status", "seat-dict",
         "levels-not-list"])
 def test_records_refuse_nonsense(build) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(StoreError):

@@ -262,3 +262,32 @@ async def test_a_picking_in_progress_goes_on_after_a_restart(tmp_path: Path) -> 
                    cards=f"{first['label']} {second['label']}") in \
             fake.message(panel.message.id).content
     fake.assert_clean()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_table_whose_players_are_all_away_waits_after_the_hand(
+        tmp_path: Path, locale: str) -> None:
+    # a short turn timer: the host is away from their first turn on
+    async with running_bot(tmp_path, env={"SHENGJI_TURN_TIMER": "0.3"}) as world:
+        fake = world.fake
+        host = fake.add_user("Alice", locale=locale)
+        await _open_and_start(world, host)
+        paused = say(locale, "status_paused")
+        back = say(locale, "btn_back")
+        await wait_until(lambda: paused in (table_message(world).content or ""), timeout=150)
+        message = table_message(world)
+        assert any(b.get("label") == back for b in message.iter_components())
+
+        def results() -> int:  # (the hand's result post names the next dealer)
+            return sum(1 for m in fake.messages(world.channel) if "→" in (m.content or ""))
+
+        assert results() == 1
+        await asyncio.sleep(2)  # (the pause between hands is 0.1 s here)
+        assert results() == 1 and paused in (table_message(world).content or "")
+        # Alice is back: the next hand is dealt (she does not play it: it ends paused too)
+        button = next(b for b in message.iter_components() if b.get("label") == back)
+        clicked = await answered(await fake.click(host, message, button["custom_id"]))
+        assert clicked.message.content == say(locale, "back")
+        await wait_until(lambda: results() == 2, timeout=150)
+        await wait_until(lambda: paused in (table_message(world).content or ""), timeout=30)
+    world.fake.assert_clean()

@@ -108,11 +108,21 @@ async def test_with_every_person_away_the_next_hand_waits_for_one_to_be_back(
     await asyncio.sleep(0.5)  # (no pause between hands: a clock going on deals at once)
     assert isinstance(table.game.phase, HandOver) and table.game.hand_number == hand
     assert len(await store.match_hands(table.match_id)) == 1
+    # the bot restarts: Ann is still away, and the match still waits for her
+    await service.close()
+    service, _, _ = await _service(backend, store)
+    [restored] = await service.restore()
+    table = restored.table
+    assert table.seats[0].away and table.paused
+    await asyncio.sleep(0.5)
+    assert isinstance(table.game.phase, HandOver) and table.game.hand_number == hand
     # Ann is back (she opened her hand): the next hand is dealt
     table.settings = replace(settings, turn_timer=30.0)
     assert await service.back(1, 100)
     await _wait(lambda: table.game.hand_number == hand + 1)
     assert not table.paused and "every player is away" not in status_line(table)
+    [stored] = await store.load_tables()
+    assert stored.seats[0] is not None and not stored.seats[0].away
 
 
 async def test_two_clicks_at_once_apply_one_action(backend: Backend) -> None:
