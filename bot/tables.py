@@ -563,8 +563,8 @@ class TableService:
         try:
             cancelled = await _to_the_end(self.store.append_action(
                 table.match_id, len(game.log), action_to_dict(action)))
-        except StoreError:
-            log.exception("could not store an action of match %s", table.match_id)
+        except StoreError as exc:  # (worded: a database out of reach needs no traceback)
+            log.warning("could not store an action of match %s: %s", table.match_id, exc)
             raise BotError("storage") from None
         table.game = after  # the action happened: nothing below may say otherwise
         self._wait_begins(table, run)

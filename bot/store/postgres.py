@@ -43,6 +43,22 @@ _UNREACHABLE = (TimeoutError, OSError, asyncpg.CannotConnectNowError,
                 asyncpg.TooManyConnectionsError, asyncpg.PostgresConnectionError)
 
 
+class _ReasonNotTraceback(logging.Filter):
+    """asyncpg's pool logs a traceback each time it cannot reconnect to a server that is
+    away (restarting, say): one line with the reason instead. The store says the rest, in
+    words, for each thing it could not do."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, _UNREACHABLE) and not isinstance(exc, PermissionError):
+            record.msg, record.args = f"{record.getMessage()} ({exc or type(exc).__name__})", ()
+            record.exc_info = record.exc_text = None
+        return True
+
+
+logging.getLogger("asyncpg.pool").addFilter(_ReasonNotTraceback())
+
+
 @functools.lru_cache(maxsize=512)
 def _numbered(sql: str) -> str:
     """``?`` placeholders (the store's queries) as PostgreSQL's ``$1, $2, ...``."""

@@ -1,16 +1,32 @@
-"""A PostgreSQL server the bot cannot reach at start (a database that comes up after the
-bot, as under docker compose, or restarts) is tried again until it answers; a stop asked
-meanwhile ends the bot at once; a database that answers "no" (no such database) stops it
-at once saying why. On the real bot process and a real PostgreSQL server."""
+"""A PostgreSQL server the bot cannot reach (on the real bot process and a real server).
+
+At start (a database that comes up after the bot, as under docker compose, or restarts):
+tried again until it answers; a stop asked meanwhile ends the bot at once; a database that
+answers "no" (no such database) stops it at once saying why. Mid-match (the server
+restarts): an action is answered "could not be saved; nothing changed", and once the
+server is back the same action goes through, with no restart of the bot."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import tempfile
 from pathlib import Path
 
-from tests.bot.harness import FAST, ROOT, World, create_and_start, wait_until
+import asyncpg
+
+from bot.text.catalogue import say
+from tests.bot.harness import (
+    FAST,
+    ROOT,
+    World,
+    act_when_asked,
+    answered,
+    create_and_start,
+    table_message,
+    wait_until,
+)
 from tests.fakediscord import BotProcess, FakeChannel, FakeDiscord
 from tests.postgres import PostgresServer
 
@@ -26,6 +42,7 @@ class LatePostgres:
         # (short: a socket's path may not be longer than 107 bytes, which tmp_path can be)
         self.folder = Path(tempfile.mkdtemp(prefix="sjpg-late-"))
         self.server: asyncio.Server | None = None
+        self.passing: list[asyncio.StreamWriter] = []  # both ends of every connection
 
     def url(self, database_url: str) -> str:
         """``database_url`` (a database of the test server) reached through this folder."""
@@ -38,6 +55,7 @@ class LatePostgres:
 
     async def _pass_on(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         to_reader, to_writer = await asyncio.open_unix_connection(self.target)
+        self.passing.extend([writer, to_writer])
 
         async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
             try:
@@ -57,9 +75,18 @@ class LatePostgres:
             for task in pipes:
                 task.cancel()
 
-    async def close(self) -> None:
+    async def cut(self) -> None:
+        """The server goes away: every connection dropped, and nothing listens."""
         if self.server is not None:
             self.server.close()
+            self.server = None
+        for writer in self.passing:
+            writer.close()
+        self.passing.clear()
+        (self.folder / SOCKET).unlink(missing_ok=True)
+
+    async def close(self) -> None:
+        await self.cut()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -137,3 +164,69 @@ async def test_a_database_that_answers_no_stops_the_bot_at_once_saying_why(
     finally:
         await process.stop()
         await fake.stop()
+
+
+async def test_a_database_restart_mid_match_is_said_and_the_match_goes_on_after(
+        tmp_path: Path, postgres_server: PostgresServer) -> None:
+    database = await postgres_server.new_database()
+    late = LatePostgres(postgres_server)
+    await late.open()
+    fake, process = await start_bot(tmp_path, late.url(database), "restart")
+    try:
+        await process.wait_ready(timeout=30)
+        guild = next(iter(fake.guilds.values()))
+        channel: FakeChannel = next(iter(fake.channels.values()))
+        world = World(fake, process, guild, channel, late.url(database), process.log_path, {})
+        alice = fake.add_user("Alice")
+        await create_and_start(world, alice)
+        # the computers play until Alice is to play (burying first if she took the kitty)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 120
+        while "Alice to play" not in (table_message(world).content or ""):
+            assert loop.time() < end, fake.describe_recent()
+            await act_when_asked(world, alice, "Alice")
+            await asyncio.sleep(0.1)
+        choices = await fake.autocomplete(alice, channel, "shengji", "play",
+                                          focused="cards", value="")
+        stored = await _actions(database)
+
+        async def play() -> str:
+            ix = await answered(await fake.slash(alice, channel, "shengji", "play",
+                                                 cards=choices[0]["value"]))
+            assert ix.message.ephemeral
+            return ix.message.content
+
+        await late.cut()  # the server restarts
+        assert await play() == say("en-US", "storage")  # told the truth: not stored
+        await late.open()
+        assert await _actions(database) == stored  # nothing changed
+        # the server is back: the same play goes through, stored once, next in the log
+        assert await play() != say("en-US", "storage")
+        assert await _action(database, stored) == {"type": "Play", "seat": 0,
+                                                   "cards": choices[0]["value"]}
+        output = process.output()
+        assert "could not store an action of match" in output
+        assert "Traceback" not in output, output[-3000:]
+    finally:
+        await process.stop()
+        await late.close()
+        await fake.stop()
+        await postgres_server.drop_database(database)
+
+
+async def _actions(database: str) -> int:
+    """The actions stored in ``database`` (read by the test, past the bot)."""
+    conn = await asyncpg.connect(database)
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM actions"))
+    finally:
+        await conn.close()
+
+
+async def _action(database: str, seq: int) -> object:
+    """The stored action number ``seq`` of the one match in ``database``."""
+    conn = await asyncpg.connect(database)
+    try:
+        return json.loads(await conn.fetchval("SELECT action FROM actions WHERE seq = $1", seq))
+    finally:
+        await conn.close()
