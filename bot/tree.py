@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot.errors import BotError
 from bot.guard import context_error, options_error
+from bot.store import StoreUnreachable
 from bot.text.catalogue import say
 from bot.text.events import engine_reason
 
@@ -90,9 +91,12 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
         if "seat" in params and isinstance(params["seat"], int):
             params["seat"] = params["seat"] + 1  # seats are shown from 1
         return say(locale, error.key, **params)
+    stored = interaction.extras.get("stored")
+    if isinstance(error, StoreUnreachable) and not stored:  # (the server restarts, say)
+        log.warning("interaction %s: %s", interaction.id, error)
+        return say(locale, "store_unreachable")
     error_id = uuid.uuid4().hex[:8]
     log.error("error %s in interaction %s", error_id, interaction.id, exc_info=error)
-    stored = interaction.extras.get("stored")
     return say(locale, "generic_stored" if stored else "generic", error_id=error_id)
 
 

@@ -43,6 +43,14 @@ _UNREACHABLE = (TimeoutError, OSError, asyncpg.CannotConnectNowError,
                 asyncpg.TooManyConnectionsError, asyncpg.PostgresConnectionError)
 
 
+def _failed(doing: str, exc: BaseException) -> StoreError:
+    """The store's error for a driver's: :class:`StoreUnreachable` where the server cannot be
+    reached now (trying again later may work)."""
+    unreachable = isinstance(exc, _UNREACHABLE) and not isinstance(exc, PermissionError)
+    return (StoreUnreachable if unreachable else StoreError)(
+        f"{doing}: {exc or type(exc).__name__}")
+
+
 class _ReasonNotTraceback(logging.Filter):
     """asyncpg's pool logs a traceback each time it cannot reconnect to a server that is
     away (restarting, say): one line with the reason instead. The store says the rest, in
@@ -135,10 +143,7 @@ class PostgresStore(GameLogStore, PlayerStatsStore):
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
                                              timeout=15, command_timeout=60)
         except (TimeoutError, *_DRIVER_ERRORS, ValueError) as exc:
-            error = (StoreUnreachable if isinstance(exc, _UNREACHABLE)
-                     and not isinstance(exc, PermissionError) else StoreError)
-            raise error(f"cannot connect to the PostgreSQL database {name}: "
-                        f"{exc or type(exc).__name__}") from None
+            raise _failed(f"cannot connect to the PostgreSQL database {name}", exc) from None
         store = cls(pool, name, clock)
         try:
             await store.migrate(bundled_migrations("postgres") if migrations is None
@@ -253,11 +258,11 @@ class PostgresStore(GameLogStore, PlayerStatsStore):
             async with pool.acquire() as conn, conn.transaction():
                 yield _PostgresTx(conn)
         except _DRIVER_ERRORS as exc:
-            raise StoreError(f"database error while {doing}: {exc}") from None
+            raise _failed(f"database error while {doing}", exc) from None
 
     async def _fetch(self, doing: str, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         pool = self._live()
         try:
             return [tuple(r) for r in await pool.fetch(_numbered(sql), *params)]
         except _DRIVER_ERRORS as exc:
-            raise StoreError(f"database error while {doing}: {exc}") from None
+            raise _failed(f"database error while {doing}", exc) from None

@@ -3,8 +3,9 @@
 At start (a database that comes up after the bot, as under docker compose, or restarts):
 tried again until it answers; a stop asked meanwhile ends the bot at once; a database that
 answers "no" (no such database) stops it at once saying why. Mid-match (the server
-restarts): an action is answered "could not be saved; nothing changed", and once the
-server is back the same action goes through, with no restart of the bot."""
+restarts): an action is answered "could not be saved; nothing changed", a question that
+needs the database is answered that the database cannot be reached, and once the server
+is back the same action goes through, with no restart of the bot."""
 
 from __future__ import annotations
 
@@ -198,6 +199,9 @@ async def test_a_database_restart_mid_match_is_said_and_the_match_goes_on_after(
 
         await late.cut()  # the server restarts
         assert await play() == say("en-US", "storage")  # told the truth: not stored
+        board = await answered(await fake.slash(alice, channel, "shengji", "leaderboard"))
+        assert board.message.ephemeral
+        assert board.message.content == say("en-US", "store_unreachable")
         await late.open()
         assert await _actions(database) == stored  # nothing changed
         # the server is back: the same play goes through, stored once, next in the log
