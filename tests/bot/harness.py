@@ -99,6 +99,30 @@ async def answered(ix: FakeInteraction, timeout: float = 10.0) -> FakeInteractio
     return ix
 
 
+async def relay(one: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+                other: tuple[asyncio.StreamReader, asyncio.StreamWriter]) -> None:
+    """Pass bytes both ways between two connections until either side closes (a proxy's
+    connection: a Discord or a database that is reachable only when a test says so)."""
+
+    async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        try:
+            while data := await source.read(65536):
+                sink.write(data)
+                await sink.drain()
+        except ConnectionError:
+            pass
+        finally:
+            sink.close()
+
+    pipes = [asyncio.ensure_future(pipe(one[0], other[1])),
+             asyncio.ensure_future(pipe(other[0], one[1]))]
+    try:
+        await asyncio.wait(pipes)
+    finally:
+        for task in pipes:
+            task.cancel()
+
+
 async def wait_until(predicate, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout

@@ -11,7 +11,7 @@ import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from tests.bot.harness import FAST, ROOT, World, create_and_start, wait_until
+from tests.bot.harness import FAST, ROOT, World, create_and_start, relay, wait_until
 from tests.fakediscord import BotProcess, FakeChannel, FakeDiscord, FakeGuild
 
 TOKEN_ADVICE = "press \"Reset Token\", and put the new token in DISCORD_TOKEN"
@@ -89,25 +89,8 @@ class LateDiscord:
         self.server = await asyncio.start_server(self._pass_on, sock=self.sock)
 
     async def _pass_on(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        to_reader, to_writer = await asyncio.open_connection(self.fake.host, self.fake.port)
-
-        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-            try:
-                while data := await source.read(65536):
-                    sink.write(data)
-                    await sink.drain()
-            except ConnectionError:
-                pass
-            finally:
-                sink.close()
-
-        pipes = [asyncio.ensure_future(pipe(reader, to_writer)),
-                 asyncio.ensure_future(pipe(to_reader, writer))]
-        try:
-            await asyncio.wait(pipes)
-        finally:
-            for task in pipes:
-                task.cancel()
+        await relay((reader, writer),
+                    await asyncio.open_connection(self.fake.host, self.fake.port))
 
     async def close(self) -> None:
         if self.server is not None:

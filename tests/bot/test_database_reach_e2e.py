@@ -25,6 +25,7 @@ from tests.bot.harness import (
     act_when_asked,
     answered,
     create_and_start,
+    relay,
     table_message,
     wait_until,
 )
@@ -55,26 +56,9 @@ class LatePostgres:
                                                       path=str(self.folder / SOCKET))
 
     async def _pass_on(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        to_reader, to_writer = await asyncio.open_unix_connection(self.target)
-        self.passing.extend([writer, to_writer])
-
-        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-            try:
-                while data := await source.read(65536):
-                    sink.write(data)
-                    await sink.drain()
-            except ConnectionError:
-                pass
-            finally:
-                sink.close()
-
-        pipes = [asyncio.ensure_future(pipe(reader, to_writer)),
-                 asyncio.ensure_future(pipe(to_reader, writer))]
-        try:
-            await asyncio.wait(pipes)
-        finally:
-            for task in pipes:
-                task.cancel()
+        server = await asyncio.open_unix_connection(self.target)
+        self.passing.extend([writer, server[1]])
+        await relay((reader, writer), server)
 
     async def cut(self) -> None:
         """The server goes away: every connection dropped, and nothing listens."""
