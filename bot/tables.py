@@ -330,6 +330,8 @@ class TableService:
             await self._save(table)
             run.outbox.put([])
             run.wakeup.set()
+            if table.status == "playing":
+                self._start_clock(table)  # (the last one away left: the computers play on)
         await run.outbox.flush()
 
     async def add_ai(self, channel_id: int, user_id: int, seat: int | None = None,

@@ -123,6 +123,11 @@ async def test_with_every_person_away_the_next_hand_waits_for_one_to_be_back(
     assert not table.paused and "every player is away" not in status_line(table)
     [stored] = await store.load_tables()
     assert stored.seats[0] is not None and not stored.seats[0].away
+    # paused again after that hand, Ann leaves: nobody is away, the computers play on
+    table.settings = settings  # (Ann is away again at her first turn)
+    await _wait(lambda: table.paused, timeout=60)
+    await service.leave(1, 100)
+    await _wait(lambda: table.game.hand_number == hand + 2)
 
 
 async def test_two_clicks_at_once_apply_one_action(backend: Backend) -> None:
