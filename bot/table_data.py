@@ -87,8 +87,7 @@ class Seat:
         return self.kind == "ai"
 
     def record(self) -> SeatRecord:
-        return SeatRecord(self.kind, self.user_id, self.name, self.ai_level,
-                          self.away and not self.is_ai)
+        return SeatRecord(self.kind, self.user_id, self.name, self.ai_level, self.away)
 
     @classmethod
     def of(cls, record: SeatRecord) -> Seat:

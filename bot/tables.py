@@ -294,7 +294,6 @@ class TableService:
                 run.since = time.monotonic()  # their full turn timer starts now
             run.outbox.put([])
             run.wakeup.set()
-            self._start_clock(table)  # (a pause for nobody at the table ends)
         await run.outbox.flush()
         return seat
 
@@ -313,7 +312,6 @@ class TableService:
                 self._wait_begins(table, run)  # their full turn timer starts now
             run.outbox.put([event("back", seat=seat)])
             run.wakeup.set()
-            self._start_clock(table)  # (a pause for nobody at the table ends)
         await run.outbox.flush()
         return True
 
@@ -330,8 +328,6 @@ class TableService:
             await self._save(table)
             run.outbox.put([])
             run.wakeup.set()
-            if table.status == "playing":
-                self._start_clock(table)  # (the last one away left: the computers play on)
         await run.outbox.flush()
 
     async def add_ai(self, channel_id: int, user_id: int, seat: int | None = None,
@@ -436,7 +432,6 @@ class TableService:
                 self._wait_begins(table, run)
             run.outbox.put([event("back", seat=seat)])
             run.wakeup.set()
-            self._start_clock(table)  # (a pause for nobody at the table ends)
         await run.outbox.flush()
 
     async def start(self, channel_id: int, user_id: int, *, can_manage: bool = False
@@ -623,7 +618,7 @@ class TableService:
         if isinstance(phase, Dealing) and phase.pending_return is None:
             return s.deal_pause if phase.stock else s.last_chance
         if isinstance(phase, HandOver):
-            return None if table.paused else s.hand_pause  # (``back`` or a join goes on)
+            return None if table.paused else s.hand_pause
         if isinstance(phase, MatchOver):
             return None
         actor = table.actor()
@@ -638,6 +633,9 @@ class TableService:
         while table.status == "playing" and not self._closing:
             due = self._due(table)
             run.wakeup.clear()
+            if due is None and table.paused:  # (woken when someone is back, or leaves)
+                await run.wakeup.wait()
+                continue
             if due is None:
                 return
             delay = run.since + due - time.monotonic()

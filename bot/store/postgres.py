@@ -43,11 +43,14 @@ _UNREACHABLE = (TimeoutError, OSError, asyncpg.CannotConnectNowError,
                 asyncpg.TooManyConnectionsError, asyncpg.PostgresConnectionError)
 
 
+def _unreachable(exc: BaseException | None) -> bool:
+    return isinstance(exc, _UNREACHABLE) and not isinstance(exc, PermissionError)
+
+
 def _failed(doing: str, exc: BaseException) -> StoreError:
     """The store's error for a driver's: :class:`StoreUnreachable` where the server cannot be
     reached now (trying again later may work)."""
-    unreachable = isinstance(exc, _UNREACHABLE) and not isinstance(exc, PermissionError)
-    return (StoreUnreachable if unreachable else StoreError)(
+    return (StoreUnreachable if _unreachable(exc) else StoreError)(
         f"{doing}: {exc or type(exc).__name__}")
 
 
@@ -58,7 +61,7 @@ class _ReasonNotTraceback(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        if isinstance(exc, _UNREACHABLE) and not isinstance(exc, PermissionError):
+        if _unreachable(exc):
             record.msg, record.args = f"{record.getMessage()} ({exc or type(exc).__name__})", ()
             record.exc_info = record.exc_text = None
         return True

@@ -192,8 +192,6 @@ class DiscordPublisher:
                 if channel_id in self._forbidden:
                     self._forbidden.discard(channel_id)
                     log.info("the table message in %s can be posted again", channel_id)
-            except discord.Forbidden as exc:
-                self._refused(channel_id, exc)
             except Exception as exc:  # a failed edit must not stop the game
                 self._failed("update the table message", channel_id, exc)
             await self.redrawn(channel_id)
@@ -207,8 +205,12 @@ class DiscordPublisher:
                         channel_id, exc.status, exc.text, ", ".join(TABLE_PERMISSIONS))
 
     def _failed(self, doing: str, channel_id: int, exc: Exception) -> None:
-        """A post or edit that failed, with its traceback; but a refused token (401: in the
-        seconds between its reset and the gateway's close that stops the bot) is said once."""
+        """A post or edit that failed, with its traceback; but the channel's permissions
+        (``_refused``) and a refused token (401: in the seconds between its reset and the
+        gateway's close that stops the bot) are said once."""
+        if isinstance(exc, discord.Forbidden):
+            self._refused(channel_id, exc)
+            return
         if isinstance(exc, discord.HTTPException) and exc.status == 401:
             if not self._token_refused:
                 self._token_refused = True
@@ -279,8 +281,6 @@ class DiscordPublisher:
         try:
             message = await channel.send(content=text[:1900], files=files)
             self._results[table.channel_id] = (message, text)
-        except discord.Forbidden as exc:
-            self._refused(table.channel_id, exc)
         except discord.HTTPException as exc:
             self._failed("post the result", table.channel_id, exc)
 
@@ -301,8 +301,6 @@ class DiscordPublisher:
                     del self._results[table.channel_id]
             await channel.send(content=line[:1900],
                                allowed_mentions=discord.AllowedMentions.none())
-        except discord.Forbidden as exc:
-            self._refused(table.channel_id, exc)
         except discord.HTTPException as exc:
             self._failed("add to the result", table.channel_id, exc)
 
@@ -323,8 +321,6 @@ class DiscordPublisher:
         try:
             await self.post.channel(table.channel_id).send(
                 content=text[:1900], allowed_mentions=discord.AllowedMentions.none())
-        except discord.Forbidden as exc:
-            self._refused(table.channel_id, exc)
         except discord.HTTPException as exc:
             self._failed("post the match's end", table.channel_id, exc)
 
