@@ -24,7 +24,7 @@ from bot.stats.counting import StatsCounter
 from bot.stats.export import MatchExporter
 from bot.stats.queries import StatsQueries
 from bot.stats.settings import ServerSettingsService
-from bot.store import Store, StoreUnreachable, open_store
+from bot.store import Store, StoreError, StoreUnreachable, open_store
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
 from bot.text.catalogue import say
@@ -81,7 +81,8 @@ class ShengjiBot(commands.AutoShardedBot):
         panels = PanelRegistry()
         self.panels = panels
         publisher = DiscordPublisher(Postbox(self), message_posted=self._message_posted,
-                                     redrawn=panels.redraw, pictures=self.pictures,
+                                     redrawn=panels.redraw, channel_gone=self._channel_gone,
+                                     pictures=self.pictures,
                                      edit_interval=self.settings.edit_interval)
         server_settings = ServerSettingsService(self.store)
         self.counter = StatsCounter(self.store, server_settings)
@@ -178,6 +179,36 @@ class ShengjiBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s", self.user)
+        # servers that removed the bot while it was down: Discord no longer lists them
+        # (one that is only unavailable is still listed)
+        for guild_id in self.tables.guilds():
+            if self.get_guild(guild_id) is None:
+                await self._guild_gone(guild_id)
+
+    # -- a table's channel or server that is gone: its tables end ------------------------------
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._channel_gone(payload.thread_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self._guild_gone(guild.id)
+
+    async def _channel_gone(self, channel_id: int) -> None:
+        try:
+            await self.tables.channel_gone(channel_id)
+        except StoreError as exc:  # (told again by the next redraw's 404, or at a restart)
+            log.warning("could not end the table of the deleted channel %s: %s",
+                        channel_id, exc)
+
+    async def _guild_gone(self, guild_id: int) -> None:
+        try:
+            await self.tables.guild_gone(guild_id)
+        except StoreError as exc:  # (told again at the next start)
+            log.warning("could not end the tables of the server %s that removed the bot: "
+                        "%s", guild_id, exc)
 
     # -- every interaction is answered (see bot/guard.py) ------------------------------------
 

@@ -74,6 +74,10 @@ class Publisher(Protocol):
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
         """Private: events only ``seat`` may see (hidden trump, cards received)."""
 
+    def table_gone(self, channel_id: int) -> None:
+        """The channel is gone (deleted, or its server removed the bot): nothing more is
+        shown there."""
+
 
 class Deciders(Protocol):
     """Computer players. An implementation hands the AI ``seat_view(game, seat)`` only."""
@@ -156,6 +160,7 @@ class TableService:
         self.tables: dict[int, Table] = {}
         self.damaged: dict[int, Damaged] = {}  # by channel: tables kept out of play
         self._running: dict[int, _Running] = {}  # by channel, beside self.tables
+        self._going: set[int] = set()  # channels whose table ``_gone`` is ending
         self._rng = random.Random(seed)  # a seed makes every deal repeatable (tests)
         self._closing = False
 
@@ -486,12 +491,80 @@ class TableService:
         record = damaged.record
         if user_id != record.host_id and not can_manage:
             raise BotError("not_host")
-        if record.match_id is not None:
-            match = await self.store.load_match(record.match_id)
-            if match is not None and match.status == "playing":
-                await self.store.finish_match(record.match_id, "abandoned", None)
+        await self._abandon_stored(record.match_id)
         await self.store.save_table(replace(record, status="finished"))
         del self.damaged[record.channel_id]
+
+    async def _abandon_stored(self, match_id: int | None) -> None:
+        """The match of a table kept aside is abandoned, if it was still in play."""
+        if match_id is not None:
+            match = await self.store.load_match(match_id)
+            if match is not None and match.status == "playing":
+                await self.store.finish_match(match_id, "abandoned", None)
+
+    # -- a channel or a server that is gone --------------------------------------------------
+
+    async def channel_gone(self, channel_id: int) -> bool:
+        """The channel was deleted (or Discord no longer knows it): its table ends as by
+        ``end`` (its match abandoned, its hands kept), with nothing shown, and is no longer
+        kept, nor stored. True if a table was ended."""
+        ended = await self._gone(channel_id)
+        if ended:
+            log.info("the channel %s of a table was deleted: its table ended", channel_id)
+        return ended
+
+    async def _gone(self, channel_id: int) -> bool:
+        """``channel_gone`` without its log line; a channel told while it is being ended
+        (the gateway's event and a redraw's 404 at once) is ended once."""
+        if channel_id in self._going:
+            return False
+        self._going.add(channel_id)
+        try:
+            return await self._end_gone(channel_id)
+        finally:
+            self._going.discard(channel_id)
+
+    async def _end_gone(self, channel_id: int) -> bool:
+        """(Stored first: where the store fails, nothing changes, and the next 404 or
+        start tells again.)"""
+        damaged = self.damaged.get(channel_id)
+        table = self.tables.get(channel_id)
+        if damaged is not None:
+            await self._abandon_stored(damaged.record.match_id)
+            await self.store.forget_table(channel_id)
+            del self.damaged[channel_id]
+            ended = True
+        elif table is not None:
+            run = self._running[channel_id]
+            ended = table.status != "finished"
+            async with run.lock:
+                if table.match_id is not None and table.status == "playing":
+                    await self.store.finish_match(table.match_id, "abandoned", None)
+                await self.store.forget_table(channel_id)
+                table.status = "finished"
+            if run.task:
+                run.task.cancel()
+            del self.tables[channel_id], self._running[channel_id]
+        else:
+            return False
+        self.publisher.table_gone(channel_id)
+        return ended
+
+    def guilds(self) -> set[int]:
+        """The servers of the tables kept (in play, in a lobby, or damaged)."""
+        return ({t.guild_id for t in self.tables.values()}
+                | {d.record.guild_id for d in self.damaged.values()})
+
+    async def guild_gone(self, guild_id: int) -> int:
+        """The server removed the bot (or was deleted): its tables end (``channel_gone``);
+        how many were ended."""
+        channels = [c for c, t in self.tables.items() if t.guild_id == guild_id]
+        channels += [c for c, d in self.damaged.items() if d.record.guild_id == guild_id]
+        ended = 0
+        for channel_id in channels:
+            ended += await self._gone(channel_id)
+        log.info("the server %s removed the bot: %d table(s) ended", guild_id, ended)
+        return ended
 
     async def remember_message(self, table: Table, message_id: int) -> None:
         """The public table message now lives at ``message_id``."""

@@ -293,6 +293,12 @@ class GameLogStore(SqlBackend):
                  dumps(table.settings, "table settings"), seats, table.match_id,
                  table.status, table.locale, now, now))
 
+    async def forget_table(self, channel_id: int) -> None:
+        """The channel's table is no longer stored (its channel is gone); its match is."""
+        check_id(channel_id, "channel_id")
+        async with self._transaction(f"forgetting the table in channel {channel_id}") as tx:
+            await tx.execute("DELETE FROM tables WHERE channel_id = ?", (channel_id,))
+
     async def load_tables(self) -> list[TableRecord]:
         """Every table (of the claimed shards' servers), by channel."""
         shards, params = self._shard_filter()

@@ -7,6 +7,9 @@
   wait for no person coalesce over longer intervals, up to ``MAX_STRETCH`` times.
 * Hidden trump suits are told by DM; when a DM fails (closed DMs: 403, code 50007) the
   text is kept for the player and shown privately at their next interaction.
+* A channel Discord no longer knows (404, Unknown Channel: deleted, perhaps while the
+  bot was down) is handed to the ``channel_gone`` callback, which ends its table; then
+  ``table_gone`` makes the publisher forget the channel.
 * It posts through a ``Postbox`` and never sees the Bot.
 
 Nothing private is ever sent to the channel: public texts come from public events and
@@ -52,6 +55,13 @@ AFTER_HAND = ("levels_transferred", "transfer_refused", "levels_kept")
 # pictures) waiting, to at most ``MAX_STRETCH`` intervals
 WAITING_PER_STRETCH = 12
 MAX_STRETCH = 4.0
+#: Discord's JSON error code for a channel it does not know (deleted).
+UNKNOWN_CHANNEL = 10003
+
+
+def unknown_channel(exc: BaseException) -> bool:
+    """Did Discord answer that the channel does not exist (any more)?"""
+    return isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL
 
 
 class Postbox:
@@ -71,23 +81,27 @@ class Postbox:
 class DiscordPublisher:
     """``Publisher`` for the TableService. ``message_posted(table, message_id)`` is told
     when the table message moves to a new message; ``redrawn(channel_id)`` after each
-    redraw of a table (the open hand panels follow it)."""
+    redraw of a table (the open hand panels follow it); ``channel_gone(channel_id)`` when
+    Discord no longer knows the table's channel."""
 
     def __init__(self, post: Postbox, *,
                  message_posted: Callable[[Table, int], Awaitable[None]],
                  redrawn: Callable[[int], Awaitable[None]],
+                 channel_gone: Callable[[int], Awaitable[object]],
                  pictures: Pictures,
                  edit_interval: float = 1.0) -> None:
         self.post = post
         self.pictures = pictures
         self.message_posted = message_posted
         self.redrawn = redrawn
+        self.channel_gone = channel_gone
         self.edit_interval = edit_interval
         self.recent: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=TABLE_LOG_LINES))
         self.pending_private: dict[tuple[int, int], list[str]] = defaultdict(list)
         self._flushing: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._forbidden: set[int] = set()  # channels where posting the table was refused
+        self._gone: set[int] = set()  # channels deleted (``table_gone``): never drawn again
         self._token_refused = False  # a 401 was logged (the token was reset)
         self._latest: dict[int, Table] = {}
         # each channel's last result post and its text (the level transfer adds to it)
@@ -106,10 +120,14 @@ class DiscordPublisher:
                     await channel.get_partial_message(message_id).edit(
                         content=text, attachments=[], view=None)
                     return
-                except discord.NotFound:
-                    pass
+                except discord.NotFound as exc:
+                    if unknown_channel(exc):
+                        raise
             await channel.send(content=text)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            if unknown_channel(exc):
+                await self.channel_gone(channel_id)
+                return
             log.warning("could not tell channel %s that its table is damaged", channel_id)
 
     async def close(self) -> None:
@@ -135,6 +153,8 @@ class DiscordPublisher:
     # -- Publisher protocol ---------------------------------------------------------------------
 
     async def table_changed(self, table: Table, events: Sequence[Event]) -> None:
+        if table.channel_id in self._gone:
+            return
         shown = self._latest.get(table.channel_id)
         if shown is not None and shown is not table:  # a new table: the old lines go
             self.recent[table.channel_id].clear()
@@ -153,6 +173,8 @@ class DiscordPublisher:
         self.schedule(table)
 
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
+        if table.channel_id in self._gone:
+            return
         occupant = table.seats[seat]
         if occupant is None or occupant.is_ai or occupant.user_id is None:
             return
@@ -172,7 +194,7 @@ class DiscordPublisher:
 
     def schedule(self, table: Table) -> None:
         """Redraw soon; changes that arrive while a redraw runs get one more redraw."""
-        if self._closing:
+        if self._closing or table.channel_id in self._gone:
             return
         channel = table.channel_id
         self._dirty.add(channel)
@@ -193,8 +215,25 @@ class DiscordPublisher:
                     self._forbidden.discard(channel_id)
                     log.info("the table message in %s can be posted again", channel_id)
             except Exception as exc:  # a failed edit must not stop the game
+                if unknown_channel(exc):  # deleted: its table ends (then ``table_gone``)
+                    await self.channel_gone(channel_id)
+                    return
                 self._failed("update the table message", channel_id, exc)
             await self.redrawn(channel_id)
+
+    def table_gone(self, channel_id: int) -> None:
+        """The channel is gone: what waits for it is dropped, and it is never drawn or
+        posted to again (Discord never gives its id to another channel)."""
+        self._gone.add(channel_id)
+        self._dirty.discard(channel_id)
+        task = self._flushing.pop(channel_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        for kept in (self._latest, self.recent, self._results, self._lock):
+            kept.pop(channel_id, None)
+        self._forbidden.discard(channel_id)
+        for key in [k for k in self.pending_private if k[0] == channel_id]:
+            del self.pending_private[key]
 
     def _refused(self, channel_id: int, exc: discord.Forbidden) -> None:
         """Discord refused a post in the channel (its permissions): said once until the
@@ -210,6 +249,9 @@ class DiscordPublisher:
         gateway's close that stops the bot) are said once."""
         if isinstance(exc, discord.Forbidden):
             self._refused(channel_id, exc)
+            return
+        if unknown_channel(exc):  # deleted: the table's next redraw ends it
+            log.info("could not %s in %s: the channel was deleted", doing, channel_id)
             return
         if isinstance(exc, discord.HTTPException) and exc.status == 401:
             if not self._token_refused:
@@ -255,7 +297,9 @@ class DiscordPublisher:
                         content=content, attachments=[file], view=view,
                         allowed_mentions=mentions)
                     return
-                except discord.NotFound:
+                except discord.NotFound as exc:
+                    if unknown_channel(exc):
+                        raise
                     log.info("table message in %s was deleted: posting it again",
                              table.channel_id)
                 file = discord.File(_bytes(picture.png), filename="table.png",

@@ -82,9 +82,10 @@ async def running_bot(tmp_path: Path, env: dict[str, str] | None = None, *,
         await fake.stop()
 
 
-def table_message(world: World):  # type: ignore[no-untyped-def]
-    """The public table message (the one with the bot's table buttons)."""
-    for message in reversed(world.fake.messages(world.channel)):
+def table_message(world: World, channel: FakeChannel | None = None):  # type: ignore[no-untyped-def]
+    """The public table message (the one with the bot's table buttons) of ``channel``
+    (default: the world's)."""
+    for message in reversed(world.fake.messages(channel or world.channel)):
         if any(cid.startswith("sj:") for cid in message.custom_ids()):
             return message
     raise LookupError("no table message")
@@ -199,9 +200,9 @@ async def create_and_start(world: World, host: FakeUser, preset: str = "classic"
     await wait_until(lambda: "My hand" in str(table_message(world).components))
 
 
-def has_table(world: World) -> bool:
+def has_table(world: World, channel: FakeChannel | None = None) -> bool:
     try:
-        table_message(world)
+        table_message(world, channel)
     except LookupError:
         return False
     return True

@@ -48,6 +48,7 @@ async def posting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Posting]:
         pass
 
     publisher = DiscordPublisher(Postbox(client), message_posted=nothing, redrawn=nothing,
+                                 channel_gone=nothing,
                                  pictures=ThreadPictures(), edit_interval=0)
     try:
         yield Posting(fake, channel, users, publisher)

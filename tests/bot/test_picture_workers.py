@@ -126,7 +126,8 @@ async def test_table_edits_wait_longer_while_many_wait_but_not_where_a_person_is
         pass
 
     publisher = DiscordPublisher(Postbox(None), message_posted=nothing,  # type: ignore[arg-type]
-                                 redrawn=nothing, pictures=ThreadPictures(),
+                                 redrawn=nothing, channel_gone=nothing,
+                                 pictures=ThreadPictures(),
                                  edit_interval=1.0)
     computers, person = _table(1, person_to_act=False), _table(2, person_to_act=True)
     try:

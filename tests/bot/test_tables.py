@@ -32,12 +32,16 @@ class Recorder:
     def __init__(self) -> None:
         self.public: list[Event] = []
         self.private: list[tuple[int, Event]] = []
+        self.gone: list[int] = []
 
     async def table_changed(self, table: Table, events: Sequence[Event]) -> None:
         self.public += events
 
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
         self.private += [(seat, e) for e in events]
+
+    def table_gone(self, channel_id: int) -> None:
+        self.gone.append(channel_id)
 
 
 _OPEN: list[TableService | Store] = []
@@ -325,3 +329,47 @@ async def test_the_table_answers_while_a_computer_thinks_and_a_late_decision_is_
     stored = await store.load_actions(table.match_id)
     assert stored[before] == action_to_dict(action)
     assert stored == [action_to_dict(a) for a in table.game.log]
+
+
+async def test_a_deleted_channel_ends_its_table_unseen_and_a_restart_leaves_it_ended(
+        backend: Backend) -> None:
+    service, recorder, store = await _service(backend)
+    table = await _table_waiting_for(service, 100, FAST)
+    match_id = table.match_id
+    lobby = await service.create(channel_id=2, guild_id=9, user_id=101, name="Bo",
+                                 preset="classic", options={})
+    published = len(recorder.public)
+
+    assert await service.channel_gone(1)
+    assert recorder.gone == [1]
+    assert table.status == "finished"
+    assert (await store.load_match(match_id)).status == "abandoned"
+    with pytest.raises(BotError, match="no_table"):
+        service.get(1)
+    hand = table.game.hand_number
+    await asyncio.sleep(0.3)  # the clock is stopped: Ann's turn never times out
+    assert len(recorder.public) == published and table.game.hand_number == hand
+    assert not await service.channel_gone(1)  # told twice (the event, then a 404)
+    assert service.get(2) is lobby
+
+    await service.close()
+    service, _, _ = await _service(backend, store)
+    [restored] = await service.restore()
+    assert restored.table.channel_id == 2
+
+
+async def test_a_server_that_removes_the_bot_has_its_tables_ended_and_no_other(
+        backend: Backend) -> None:
+    service, recorder, store = await _service(backend)
+    table = await _table_waiting_for(service, 100, FAST)
+    await service.create(channel_id=2, guild_id=9, user_id=101, name="Bo",
+                         preset="classic", options={})
+    elsewhere = await service.create(channel_id=3, guild_id=8, user_id=102, name="Cy",
+                                     preset="classic", options={})
+    assert service.guilds() == {8, 9}
+
+    assert await service.guild_gone(9) == 2
+    assert sorted(recorder.gone) == [1, 2]
+    assert (await store.load_match(table.match_id)).status == "abandoned"
+    assert service.guilds() == {8} and service.get(3) is elsewhere
+    assert await service.guild_gone(9) == 0

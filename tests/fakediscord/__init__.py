@@ -14,6 +14,9 @@ The test process hosts the fake and acts as the human users::
     guild = fake.add_guild("Test Guild")
     channel = fake.add_channel(guild, "general")                 # bot_can_send=False -> 403/50013;
                                                                  #   bot_denied=Perm.ATTACH_FILES: files 403
+    thread = fake.add_thread(channel, "table")                   # a public thread in it
+    fake.delete_channel(thread)              # CHANNEL_DELETE (THREAD_DELETE), then 404/10003
+    fake.remove_bot(guild)                   # GUILD_DELETE; its channels then answer 403/50001
     alice = fake.add_user("Alice", locale="en-US")               # joins every guild so far
     bob = fake.add_user("Bob", manage_guild=True)                # "Manage Server" via a role
     carol = fake.add_user("Carol", blocks_dms=True)              # bot's DMs fail with 403/50007

@@ -20,6 +20,7 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 # Channel types (https://discord.com/developers/docs/resources/channel#channel-object-channel-types).
 GUILD_TEXT = 0
 DM = 1
+PUBLIC_THREAD = 11
 
 # Message flags we care about.
 FLAG_SUPPRESS_EMBEDS = 1 << 2
@@ -196,7 +197,8 @@ class FakeMember:
 
 @dataclass
 class FakeChannel:
-    """A guild text channel or a DM channel (``type`` 1, ``recipient_id`` set)."""
+    """A guild text channel, a public thread (``type`` 11, ``parent_id`` set) or a DM channel
+    (``type`` 1, ``recipient_id`` set)."""
 
     id: int
     name: str
@@ -208,10 +210,15 @@ class FakeChannel:
     bot_can_send: bool = True
     #: Permissions the channel's overwrite denies the bot (``bot_can_send=False``: Send Messages).
     bot_denied: int = 0
+    parent_id: int | None = None
 
     @property
     def is_dm(self) -> bool:
         return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
 
     @property
     def mention(self) -> str:
@@ -227,6 +234,7 @@ class FakeGuild:
     roles: dict[int, FakeRole] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
+    thread_ids: list[int] = field(default_factory=list)  # active threads
     manager_role_id: int = 0
     bot_role_id: int = 0
 

@@ -479,6 +479,8 @@ def _channel(fake: FakeDiscord, req: Req):
     channel = fake.channels.get(req.int_param("channel_id", unknown_channel))
     if channel is None:
         raise unknown_channel()
+    if channel.guild_id in fake.left_guilds:  # the bot is no longer in its guild
+        raise ApiError(403, 50001, "Missing Access")
     return channel
 
 

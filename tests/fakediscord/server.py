@@ -37,6 +37,7 @@ from .model import (
     BOT_PERMISSIONS,
     DM,
     EVERYONE_PERMISSIONS,
+    PUBLIC_THREAD,
     Attachment,
     AttachmentInfo,
     FakeChannel,
@@ -93,6 +94,8 @@ class FakeDiscord:
 
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.guilds: dict[int, FakeGuild] = {}
+        #: Guilds the bot was removed from (``remove_bot``).
+        self.left_guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages_by_id: dict[int, Message] = {}
         self._channel_message_ids: dict[int, list[int]] = {}
@@ -255,6 +258,45 @@ class FakeDiscord:
         self._dispatch_soon("CHANNEL_CREATE", lambda session: self.channel_payload(channel), guild_id=guild.id)
         return channel
 
+    def add_thread(self, parent: FakeChannel, name: str = "thread") -> FakeChannel:
+        """A public thread of the text channel ``parent`` (THREAD_CREATE; in GUILD_CREATE's
+        ``threads`` while it lasts)."""
+        assert parent.guild_id is not None and not parent.is_thread
+        thread = FakeChannel(self.snowflake(), name, type=PUBLIC_THREAD, guild_id=parent.guild_id,
+                             parent_id=parent.id)
+        self.channels[thread.id] = thread
+        self.guilds[parent.guild_id].thread_ids.append(thread.id)
+        self._dispatch_soon("THREAD_CREATE", lambda session: {**self.channel_payload(thread),
+                                                              "newly_created": True},
+                            guild_id=parent.guild_id)
+        return thread
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """Deletes a guild channel or thread (as a member with Manage Channels would): the bot
+        is told (CHANNEL_DELETE, or THREAD_DELETE with the thread's ids alone), and REST calls
+        to it fail with 404/10003 from then on."""
+        assert channel.guild_id is not None, "a DM channel is not deleted"
+        guild = self.guilds[channel.guild_id]
+        if channel.is_thread:
+            guild.thread_ids.remove(channel.id)
+            payload = {"id": str(channel.id), "guild_id": str(channel.guild_id),
+                       "parent_id": str(channel.parent_id), "type": channel.type}
+            event = "THREAD_DELETE"
+        else:
+            guild.channel_ids.remove(channel.id)
+            payload, event = self.channel_payload(channel), "CHANNEL_DELETE"
+        del self.channels[channel.id]
+        self._dispatch_soon(event, lambda session: payload, guild_id=channel.guild_id)
+
+    def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is removed from ``guild`` (kicked, or the guild deleted): the bot is told
+        (GUILD_DELETE without ``unavailable``), the guild is no longer in its READY, and REST
+        calls to the guild's channels fail with 403/50001, as Discord answers them."""
+        self._dispatch_soon("GUILD_DELETE", lambda session: {"id": str(guild.id)},
+                            guild_id=guild.id)
+        del self.guilds[guild.id]
+        self.left_guilds[guild.id] = guild
+
     def add_role(self, guild: FakeGuild, name: str, permissions: int = 0) -> FakeRole:
         role = FakeRole(self.snowflake(), guild.id, name, permissions, len(guild.roles))
         guild.roles[role.id] = role
@@ -354,6 +396,15 @@ class FakeDiscord:
             assert channel.recipient_id is not None
             return {"id": str(channel.id), "type": DM, "last_message_id": None, "flags": 0,
                     "recipients": [self.users[channel.recipient_id].payload()]}
+        if channel.is_thread:
+            return {
+                "id": str(channel.id), "type": channel.type, "guild_id": str(channel.guild_id),
+                "name": channel.name, "parent_id": str(channel.parent_id),
+                "owner_id": str(self.bot_user.id), "last_message_id": None, "rate_limit_per_user": 0,
+                "message_count": 0, "member_count": 1, "total_message_sent": 0, "flags": 0,
+                "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                    "archive_timestamp": iso_now(), "locked": False},
+            }
         overwrites = []
         if self._bot_denied(channel):
             overwrites.append({"id": str(self.bot_user.id), "type": 1, "allow": "0",
@@ -404,7 +455,8 @@ class FakeDiscord:
             "members": [self.member_payload(guild, uid) for uid in member_ids],
             "channels": [{k: v for k, v in self.channel_payload(self.channels[cid]).items() if k != "guild_id"}
                          for cid in guild.channel_ids],
-            "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
+            "threads": [self.channel_payload(self.channels[tid]) for tid in guild.thread_ids],
+            "presences": [], "voice_states": [], "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [], "lazy": True,
         }
 
