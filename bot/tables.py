@@ -64,6 +64,10 @@ from engine.views import SeatView, seat_view
 
 log = logging.getLogger(__name__)
 
+#: A clock step that could not be done (the database away) is tried again after 1 s, then
+#: 2, 4, up to this (or at once when something happens at the table).
+CLOCK_RETRY_LONGEST = 8.0
+
 
 class Publisher(Protocol):
     """How the service tells the world (the Discord layer implements it)."""
@@ -105,6 +109,7 @@ class _Running:
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     since: float = field(default_factory=time.monotonic)  # when the current wait began
     task: asyncio.Task[None] | None = None
+    failed: int = 0  # the clock's steps in a row that could not be done (an outage)
 
 
 @dataclass(frozen=True)
@@ -634,7 +639,9 @@ class TableService:
             cancelled = await _to_the_end(self.store.append_action(
                 table.match_id, len(game.log), action_to_dict(action)))
         except StoreError as exc:  # (worded: a database out of reach needs no traceback)
-            log.warning("could not store an action of match %s: %s", table.match_id, exc)
+            # (said once while the table's clock keeps failing: it said so already)
+            log.log(logging.DEBUG if run.failed else logging.WARNING,
+                    "could not store an action of match %s: %s", table.match_id, exc)
             raise BotError("storage") from None
         table.game = after  # the action happened: nothing below may say otherwise
         self._wait_begins(table, run)
@@ -721,14 +728,36 @@ class TableService:
                     pass
             try:
                 await self._tick(table, run)
+                if run.failed:
+                    log.info("clock of channel %s: going on after %d failed tries",
+                             table.channel_id, run.failed)
+                    run.failed = 0
             except BotError as exc:
-                log.warning("clock of channel %s: %s", table.channel_id, exc.key)
                 self._wait_begins(table, run)
+                await self._retry_later(table, run, exc.key)
             except asyncio.CancelledError:
                 raise
             except Exception:  # one table's fault must not stop the others
-                log.exception("clock of channel %s failed", table.channel_id)
+                if not run.failed:  # (its traceback once in a row)
+                    log.exception("clock of channel %s failed", table.channel_id)
                 self._wait_begins(table, run)
+                await self._retry_later(table, run, "failed")
+
+    async def _retry_later(self, table: Table, run: _Running, why: str) -> None:
+        """After a clock step that failed: wait 1 s, then twice as long each time in a row
+        (to ``CLOCK_RETRY_LONGEST``), so that an outage is not tried and logged many times a
+        second; said once (at WARNING) until the clock goes on. Something happening at the
+        table (a person's action, which also means the database is back) ends the wait."""
+        run.failed += 1
+        wait = min(CLOCK_RETRY_LONGEST, 2.0 ** (run.failed - 1))
+        log.log(logging.WARNING if run.failed == 1 else logging.DEBUG,
+                "clock of channel %s: %s; trying again in %g s", table.channel_id, why, wait)
+        run.wakeup.clear()
+        try:
+            async with asyncio.timeout(wait):
+                await run.wakeup.wait()
+        except TimeoutError:
+            pass
 
     async def _tick(self, table: Table, run: _Running) -> None:
         """What the clock does when a wait is over: a step of the game's own (deal, end

@@ -4,6 +4,7 @@ matches."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
@@ -173,18 +174,21 @@ async def test_a_refused_action_stores_nothing(backend: Backend) -> None:
 
 
 class FailingStore:
-    """The real store, whose appends fail while ``fail`` is set (a full disk, a lost server)."""
+    """The real store, whose appends fail while ``fail`` is set (a full disk, a lost server);
+    ``refused`` counts the appends refused."""
 
     fail = False
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self.refused = 0
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._store, name)
 
     async def append_action(self, match_id: int, seq: int, action: dict) -> None:  # type: ignore[type-arg]
         if self.fail:
+            self.refused += 1
             raise StoreError("disk full")
         await self._store.append_action(match_id, seq, action)
 
@@ -203,6 +207,31 @@ async def test_an_action_that_cannot_be_stored_changes_nothing(backend: Backend)
     assert info.value.key == "storage"
     assert table.game.fingerprint() == fingerprint
     store.fail = False
+
+
+async def test_a_clock_step_that_cannot_be_stored_is_tried_less_often_then_goes_on(
+        backend: Backend, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.tables")
+    store = FailingStore(await backend.open())
+    service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic", options={})
+    await service.start(1, 100)
+    await _wait(lambda: isinstance(table.game.phase, Playing) and table.game.phase.turn == 0)
+    store.fail = True
+    await service.leave(1, 100)  # only computers now, with no pause between their moves
+    moves = len(table.game.log)
+    await asyncio.sleep(2.5)
+    # tried at once, after 1 s and after 2 more: not in a loop as fast as the store refuses
+    assert 2 <= store.refused <= 3 and len(table.game.log) == moves
+    # said once: the first refusal and the clock's retry
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 2, warned
+    assert "could not store an action" in warned[0] and "disk full" in warned[0]
+    assert "clock of channel 1: storage; trying again in 1 s" in warned[1]
+    store.fail = False  # the database is back: the computers go on by the next try (4 s)
+    await _wait(lambda: len(table.game.log) > moves + 4, timeout=10)
+    assert any("going on after" in r.getMessage() for r in caplog.records)
 
 
 async def _stored_as_finished(store: Store, match_id: int | None) -> None:
