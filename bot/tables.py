@@ -273,9 +273,10 @@ class TableService:
             if current is not None:
                 table.seats[current] = None
             table.seats[seat] = Seat("human", user_id, name)
+            passed = _pass_host(table)
             await self._save(table)
             await self.store.upsert_player(table.guild_id, user_id, name)
-            run.outbox.put([])
+            run.outbox.put(passed)
         await run.outbox.flush()
         return seat
 
@@ -329,14 +330,17 @@ class TableService:
         table, run = self._get(channel_id)
         async with run.lock:
             seat = self._must_be_seated(table, user_id)
+            passed: list[Event] = []
             if table.status == "playing":
-                # a seat in play is never left empty: a computer takes it over
+                # a seat in play is never left empty: a computer takes it over (and a
+                # host who leaves stays the host: the seat waits for them)
                 name = f"{self._occupant(table, seat).name} (bot)"
                 table.seats[seat] = Seat("ai", None, name, "easy")
             else:
                 table.seats[seat] = None
+                passed = _pass_host(table)
             await self._save(table)
-            run.outbox.put([])
+            run.outbox.put(passed)
             run.wakeup.set()
         await run.outbox.flush()
 
@@ -389,8 +393,9 @@ class TableService:
             if occupant.user_id == user_id and not occupant.is_ai:
                 raise BotError("remove_yourself")
             table.seats[seat] = None
+            passed = _pass_host(table)
             await self._save(table)
-            run.outbox.put([])
+            run.outbox.put(passed)
         await run.outbox.flush()
         return occupant
 
@@ -923,6 +928,19 @@ async def _to_the_end(write: Awaitable[None]) -> bool:
             cancelled = True
     task.result()
     return cancelled
+
+
+def _pass_host(table: Table) -> list[Event]:
+    """In a lobby, whoever hosts is seated: where the host is not (they left, or their seat
+    was freed) and a person is, the first person seated becomes the host, so that the
+    people waiting can start the match. The event that says so, if the host changed."""
+    if table.seat_of(table.host_id) is not None:
+        return []
+    for i, seat in enumerate(table.seats):
+        if seat is not None and not seat.is_ai and seat.user_id is not None:
+            table.host_id = seat.user_id
+            return [event("host_passed", seat=i)]
+    return []  # (nobody to take over: the next person to sit down hosts)
 
 
 def _away_event(seat: int) -> Event:

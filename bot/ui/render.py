@@ -161,7 +161,11 @@ def status_line(table: Table, view: SeatView | None = None) -> str:
     it already (else it is made here when needed)."""
     locale = table.locale
     if table.status == "lobby":
-        return say(locale, "status_lobby")
+        host = table.seat_of(table.host_id)
+        seat = table.seats[host] if host is not None else None
+        if seat is None:  # (the host left, and nobody is seated to take over)
+            return say(locale, "status_lobby")
+        return say(locale, "status_lobby_host", name=seat.name)
     if table.status == "finished" or table.game is None:
         game = table.game
         if game is not None and isinstance(game.phase, MatchOver):

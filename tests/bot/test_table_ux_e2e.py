@@ -151,7 +151,7 @@ async def test_the_host_runs_the_lobby_lets_a_newcomer_in_and_plays_again(
         await wait_until(lambda: _has_table(world) and "Carol" in table_message(world).content)
 
         # only the host starts, as the lobby says
-        assert say(locale, "status_lobby") in table_message(world).content
+        assert say(locale, "status_lobby_host", name="Alice") in table_message(world).content
         refused = await fake.slash(bob, world.channel, "shengji", "start")
         await answered(refused)
         assert refused.message.content == say(locale, "not_host")
@@ -221,7 +221,8 @@ async def test_the_host_runs_the_lobby_lets_a_newcomer_in_and_plays_again(
         click = await fake.click(bob, table_message(world), again["custom_id"])
         await answered(click)
         assert click.message.content == say(locale, "play_again_done")
-        await wait_until(lambda: say(locale, "status_lobby") in table_message(world).content)
+        await wait_until(lambda: say(locale, "status_lobby_host", name="Alice")
+                         in table_message(world).content)
         content = table_message(world).content
         assert say(locale, "lobby_line", seat=1, name="Alice") in content
         assert say(locale, "lobby_line", seat=2, name="Bob") in content
@@ -292,3 +293,25 @@ async def test_a_table_whose_players_are_all_away_waits_after_the_hand(
         await wait_until(lambda: results() == 2, timeout=150)
         await wait_until(lambda: paused in (table_message(world).content or ""), timeout=30)
     world.fake.assert_clean()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_host_who_leaves_the_lobby_passes_it_to_the_next_person(
+        tmp_path: Path, locale: str) -> None:
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice, bob = (fake.add_user(n, locale=locale) for n in ("Alice", "Bob"))
+        await answered(await fake.slash(alice, world.channel, "shengji", "create",
+                                        preset="classic"))
+        await answered(await fake.slash(bob, world.channel, "shengji", "join"))
+        await wait_until(lambda: _has_table(world) and "Bob" in table_message(world).content)
+        assert say(locale, "status_lobby_host", name="Alice") in table_message(world).content
+
+        await answered(await fake.slash(alice, world.channel, "shengji", "leave"))
+        # the table says who hosts now, and Bob, who could not before, starts it
+        await wait_until(lambda: say(locale, "status_lobby_host", name="Bob")
+                         in table_message(world).content)
+        assert say(locale, "ev_host_passed", name="2. Bob") in table_message(world).content
+        start = await answered(await fake.slash(bob, world.channel, "shengji", "start"))
+        assert start.message.content != say(locale, "not_host")
+        await wait_until(lambda: say(locale, "btn_hand") in str(table_message(world).components))

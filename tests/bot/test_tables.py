@@ -402,3 +402,55 @@ async def test_a_server_that_removes_the_bot_has_its_tables_ended_and_no_other(
     assert (await store.load_match(table.match_id)).status == "abandoned"
     assert service.guilds() == {8} and service.get(3) is elsewhere
     assert await service.guild_gone(9) == 0
+
+
+async def test_a_host_who_leaves_passes_the_table_to_a_person_still_seated(backend: Backend
+                                                                           ) -> None:
+    service, recorder, store = await _service(backend)
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic", options={})
+    await service.join(1, 101, "Bo")
+    await service.join(1, 102, "Cy")
+    assert "Ann, the host" in status_line(table)
+    await service.leave(1, 100)
+    assert table.host_id == 101 and "Bo, the host" in status_line(table)
+    assert [e.seat for e in recorder.public if e.kind == "host_passed"] == [1]
+    # the new host is the host after a restart too, and starts the match
+    await service.close()
+    service, recorder, _ = await _service(backend, store)
+    [restored] = await service.restore()
+    table = restored.table
+    assert table.host_id == 101
+    with pytest.raises(BotError, match="not_host"):
+        await service.start(1, 102)
+    await service.start(1, 101)
+    # in the match, a host who leaves stays the host (a computer keeps the seat for them)
+    await service.leave(1, 101)
+    assert table.host_id == 101 and table.seats[1].is_ai
+    with pytest.raises(BotError, match="not_host"):
+        await service.end(1, 102, can_manage=False)
+    await service.end(1, 101, can_manage=False)
+    assert table.status == "finished"
+
+
+async def test_the_last_person_to_leave_stays_host_until_someone_sits_down(backend: Backend
+                                                                          ) -> None:
+    service, recorder, _ = await _service(backend)
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic", options={})
+    await service.add_ai(1, 100)
+    await service.leave(1, 100)
+    assert table.host_id == 100 and status_line(table) == "Waiting for players. The host " \
+        "starts the match."
+    await service.join(1, 101, "Bo")
+    assert table.host_id == 101
+    assert [e.seat for e in recorder.public if e.kind == "host_passed"] == [0]
+
+
+async def test_a_host_seat_freed_by_a_manager_passes_the_table_on(backend: Backend) -> None:
+    service, _, _ = await _service(backend)
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic", options={})
+    await service.join(1, 101, "Bo")
+    await service.remove(1, 555, 0, can_manage=True)
+    assert table.host_id == 101 and table.seats[0] is None
