@@ -132,7 +132,11 @@ class ShengjiBot(commands.AutoShardedBot):
             log.info("counted %d hand(s) into player stats", counted)
         for restored_table in restored:
             publisher.remember_events(restored_table.table, restored_table.recent)
-            publisher.schedule(restored_table.table)
+            # (a finished table's message shows how it ended, which a table restored
+            # without its game could only say less well; and a deployment keeps one for
+            # every channel that ever played: not a redraw each at every start)
+            if restored_table.table.status != "finished":
+                publisher.schedule(restored_table.table)
 
     async def _open_store(self) -> Store:
         """The store, tried again while its server cannot be reached (a database that starts

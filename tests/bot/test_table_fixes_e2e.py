@@ -263,3 +263,26 @@ async def test_a_panel_that_cannot_refresh_does_not_stop_the_others(tmp_path: Pa
         await play_until(world, lambda: alice_panel_edits() >= 3, [(alice, "1. Alice")])
         assert "Task exception was never retrieved" not in world.bot.output()
     fake.assert_clean()
+
+
+async def test_a_restart_leaves_a_finished_tables_message_as_it_ended(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice = fake.add_user("Alice")
+        await create_and_start(world, alice)
+        live = fake.add_channel(world.guild, "live")  # a lobby, which is redrawn
+        await answered(await fake.slash(alice, live, "shengji", "create", preset="classic"))
+        await answered(await fake.slash(alice, world.channel, "shengji", "end"))
+        await wait_until(lambda: "My hand" not in str(table_message(world).components))
+        ended = table_message(world)
+        shown = (ended.content, [a.id for a in ended.attachments])
+
+        mark = len(fake.records)
+        await world.restart()
+        await wait_until(lambda: any(r.kind == "message_edit" and r.channel_id == live.id
+                                     for r in fake.records[mark:]))
+        await asyncio.sleep(1.5)  # (a redraw waits a second for more changes)
+        assert not [r for r in fake.records[mark:] if r.channel_id == world.channel.id]
+        now = fake.message(ended.id)
+        assert (now.content, [a.id for a in now.attachments]) == shown
+    fake.assert_clean()
