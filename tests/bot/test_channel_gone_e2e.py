@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
@@ -105,22 +106,26 @@ async def test_a_deleted_thread_ends_its_table(tmp_path: Path) -> None:
         assert "Traceback" not in _log(world)
 
 
+async def _gone_while_down(world: World, change: Callable[[], None], said: str) -> None:
+    """A match in play; the bot is killed, ``change`` happens (nobody tells the bot), and
+    the restarted bot ends the table, saying ``said``; a second restart finds no table."""
+    await create_and_start(world, world.fake.add_user("Alice"))
+    await _kill(world)
+    change()
+    await world.restart()
+    await wait_until(lambda: said in _log(world))
+    assert _stored(world, world.channel) == (None, "abandoned")
+    await _requests_stop(world, world.channel)
+    await _restart_restores(world, 0)
+    assert "Traceback" not in _log(world)
+
+
 async def test_a_channel_deleted_while_the_bot_was_down_ends_its_table_at_the_restart(
         tmp_path: Path) -> None:
     async with running_bot(tmp_path) as world:
-        fake = world.fake
-        alice = fake.add_user("Alice")
-        await create_and_start(world, alice)
-        await _kill(world)
-        fake.delete_channel(world.channel)  # nobody told: the bot is down
-
-        await world.restart()
         # its first redraw finds the channel gone (404, Unknown Channel)
-        await wait_until(lambda: "was deleted: its table ended" in _log(world))
-        assert _stored(world, world.channel) == (None, "abandoned")
-        await _requests_stop(world, world.channel)
-        await _restart_restores(world, 0)
-        assert "Traceback" not in _log(world)
+        await _gone_while_down(world, lambda: world.fake.delete_channel(world.channel),
+                               "was deleted: its table ended")
 
 
 async def test_a_server_that_removes_the_bot_has_its_tables_ended_and_no_other(
@@ -155,16 +160,7 @@ async def test_a_server_that_removes_the_bot_has_its_tables_ended_and_no_other(
 async def test_a_server_that_removed_the_bot_while_it_was_down_has_its_tables_ended(
         tmp_path: Path) -> None:
     async with running_bot(tmp_path, EVERY_SERVER) as world:
-        fake = world.fake
-        alice = fake.add_user("Alice")
-        await create_and_start(world, alice)
-        await _kill(world)
-        fake.remove_bot(world.guild)
-
-        await world.restart()
-        await wait_until(lambda: "removed the bot: 1 table(s) ended" in _log(world))
-        assert _stored(world, world.channel) == (None, "abandoned")
-        await _requests_stop(world, world.channel)
-        await _restart_restores(world, 0)
-        assert "Traceback" not in _log(world)
+        # the server is no longer in the bot's list when it connects
+        await _gone_while_down(world, lambda: world.fake.remove_bot(world.guild),
+                               "removed the bot: 1 table(s) ended")
 

@@ -193,13 +193,19 @@ class FailingStore:
         await self._store.append_action(match_id, seq, action)
 
 
-async def test_an_action_that_cannot_be_stored_changes_nothing(backend: Backend) -> None:
+async def _failing_table(backend: Backend) -> tuple[TableService, FailingStore, Table]:
+    """Ann's match on a ``FailingStore``, waiting for her to lead."""
     store = FailingStore(await backend.open())
     service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
                                  preset="classic", options={})
     await service.start(1, 100)
     await _wait(lambda: isinstance(table.game.phase, Playing) and table.game.phase.turn == 0)
+    return service, store, table
+
+
+async def test_an_action_that_cannot_be_stored_changes_nothing(backend: Backend) -> None:
+    service, store, table = await _failing_table(backend)
     fingerprint = table.game.fingerprint()
     store.fail = True
     with pytest.raises(BotError) as info:
@@ -212,12 +218,7 @@ async def test_an_action_that_cannot_be_stored_changes_nothing(backend: Backend)
 async def test_a_clock_step_that_cannot_be_stored_is_tried_less_often_then_goes_on(
         backend: Backend, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="bot.tables")
-    store = FailingStore(await backend.open())
-    service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
-    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
-                                 preset="classic", options={})
-    await service.start(1, 100)
-    await _wait(lambda: isinstance(table.game.phase, Playing) and table.game.phase.turn == 0)
+    service, store, table = await _failing_table(backend)
     store.fail = True
     await service.leave(1, 100)  # only computers now, with no pause between their moves
     moves = len(table.game.log)
