@@ -43,9 +43,10 @@ def _log(world: World) -> str:
 
 
 async def _requests_stop(world: World, channel: FakeChannel) -> None:
-    """No request to ``channel`` for a second and a half (the table's redraws every
-    second would show)."""
+    """No request to ``channel`` for a second and a half (the table's redraws, a second
+    apart at most, would show), after half a second for one already on its way."""
     path = f"/channels/{channel.id}/"
+    await asyncio.sleep(0.5)
     seen = len(world.fake.requests)
     for _ in range(3):
         await asyncio.sleep(0.5)
