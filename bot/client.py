@@ -130,13 +130,10 @@ class ShengjiBot(commands.AutoShardedBot):
         counted = await self.counter.catch_up()
         if counted:
             log.info("counted %d hand(s) into player stats", counted)
-        for restored_table in restored:
+        for restored_table in restored:  # (in a lobby or in play: a finished table's
+            # message stays as it ended, saying who won, which it could not say again)
             publisher.remember_events(restored_table.table, restored_table.recent)
-            # (a finished table's message shows how it ended, which a table restored
-            # without its game could only say less well; and a deployment keeps one for
-            # every channel that ever played: not a redraw each at every start)
-            if restored_table.table.status != "finished":
-                publisher.schedule(restored_table.table)
+            publisher.schedule(restored_table.table)
 
     async def _open_store(self) -> Store:
         """The store, tried again while its server cannot be reached (a database that starts

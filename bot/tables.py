@@ -20,6 +20,7 @@ action is applied only if the game is still that one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -31,7 +32,7 @@ from typing import Any, Protocol
 from bot.errors import BotError
 from bot.outbox import Outbox
 from bot.stats.hands import hand_record
-from bot.store import SeatRecord, Store, StoreError, TableRecord
+from bot.store import CorruptRow, SeatRecord, Store, StoreError, TableRecord
 from bot.table_data import (
     AI_LEVELS,
     Seat,
@@ -172,9 +173,11 @@ class TableService:
     # -- start-up and shutdown ------------------------------------------------------------
 
     async def restore(self) -> list[Restored]:
-        """Rebuild every stored table; games in play are replayed from their logs."""
+        """Rebuild the stored tables in a lobby or in play; games in play are replayed from
+        their logs. (A finished table is read when its Play again is pressed: a deployment
+        keeps one for every channel that ever played.)"""
         restored = []
-        for record in await self.store.load_tables():
+        for record in await self.store.live_tables():
             try:
                 table, recent = await self._restore_one(record)
             except Exception as exc:  # one bad row must not stop the bot
@@ -403,11 +406,11 @@ class TableService:
                          ) -> Table:
         """After a match: a new table in the channel with the same rules, settings and
         people (and computers) in the same seats, in the lobby; the host starts it."""
-        old = self.tables.get(channel_id)
-        if old is None or old.status != "finished" or old.match_id is None:
-            raise BotError("no_finished_match")
         if channel_id in self.damaged:
             raise BotError("table_damaged", reason=self.damaged[channel_id].reason)
+        old = self.tables.get(channel_id) or await self._stored_finished(channel_id)
+        if old is None or old.status != "finished" or old.match_id is None:
+            raise BotError("no_finished_match")
         match = await self.store.load_match(old.match_id)
         # the people (and computers) who started the match, in their seats: someone who
         # left during it is seated again, not the computer that stood in for them
@@ -419,11 +422,23 @@ class TableService:
         seats: list[Seat | None] = list(started[:len(old.seats)])
         table = Table(channel_id, old.guild_id, old.host_id, old.preset, dict(old.options),
                       old.settings, seats, old.locale, old.message_id)
+        now = self.tables.get(channel_id)
+        if now is not None and now is not old:  # (another Play again, or a create, meanwhile)
+            raise BotError("table_exists")
         await self._save(table)
         run = self._keep(table)
         run.outbox.put([])
         await run.outbox.flush()
         return table
+
+    async def _stored_finished(self, channel_id: int) -> Table | None:
+        """The channel's finished table as stored (not kept since the start), if any."""
+        try:
+            record = await self.store.load_table(channel_id)
+        except CorruptRow as exc:  # (one bad row never stops the bot)
+            log.warning("the finished table in channel %s does not read: %s", channel_id, exc)
+            return None
+        return Table.of(record) if record is not None and record.status == "finished" else None
 
     async def let_in(self, channel_id: int, user_id: int, seat: int, newcomer_id: int,
                      name: str, *, can_manage: bool = False) -> None:
@@ -556,6 +571,10 @@ class TableService:
                 run.task.cancel()
             del self.tables[channel_id], self._running[channel_id]
         else:
+            # a finished table, not kept since the start (``restore``), if any (one left
+            # behind where the store fails is harmless)
+            with contextlib.suppress(StoreError):
+                await self.store.forget_table(channel_id)
             return False
         self.publisher.table_gone(channel_id)
         return ended

@@ -13,7 +13,8 @@ Guarantees the rest of the bot builds on, on both backends:
 * every write is one transaction, committed before the call returns;
 * ``append_action`` refuses a gap or a duplicate ``seq``, so one action is never applied twice;
 * a corrupt row raises :class:`StoreError` naming the table and key, and never shows card
-  content; bulk loads (``load_tables``, ``match_history``) skip it with a WARNING;
+  content; bulk loads (``load_tables``, ``live_tables``, ``match_history``) skip it with a
+  WARNING;
 * a database that is not a Shengji database, or a damaged SQLite file, is refused at start.
 
 The schema lives in ``bot/migrations/<dialect>/NNN_name.sql``, applied in order once each and

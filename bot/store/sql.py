@@ -301,11 +301,26 @@ class GameLogStore(SqlBackend):
 
     async def load_tables(self) -> list[TableRecord]:
         """Every table (of the claimed shards' servers), by channel."""
+        return await self._tables("")
+
+    async def live_tables(self) -> list[TableRecord]:
+        """The tables in a lobby or in play (of the claimed shards' servers), by channel."""
+        return await self._tables(" AND status <> 'finished'")
+
+    async def _tables(self, which: str) -> list[TableRecord]:
         shards, params = self._shard_filter()
         rows = await self._fetch("loading the tables",
-                                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE TRUE{shards} "
+                                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE TRUE{which}{shards} "
                                  "ORDER BY channel_id", params)
         return skip_corrupt(rows, _table_from_row, "table")
+
+    async def load_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's table, if one is stored (``CorruptRow`` if it does not read)."""
+        check_id(channel_id, "channel_id")
+        rows = await self._fetch(f"loading the table in channel {channel_id}",
+                                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ?",
+                                 (channel_id,))
+        return _table_from_row(rows[0]) if rows else None
 
     # -- matches --
 

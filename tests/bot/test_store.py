@@ -101,6 +101,21 @@ async def test_table_round_trips_and_upserts_by_channel(store: Store) -> None:
     assert [s.away for s in (await store.load_match(match_id)).seats] == [False] * 4
 
 
+async def test_finished_tables_are_read_one_channel_at_a_time_and_can_be_forgotten(
+        store: Store) -> None:
+    lobby = table()
+    finished = table(CHANNEL + 1, status="finished")
+    await store.save_table(lobby)
+    await store.save_table(finished)
+    assert await store.live_tables() == [lobby]
+    assert await store.load_tables() == [lobby, finished]
+    assert await store.load_table(CHANNEL + 1) == finished
+    assert await store.load_table(CHANNEL + 2) is None
+    await store.forget_table(CHANNEL + 1)
+    assert await store.load_table(CHANNEL + 1) is None
+    assert await store.load_tables() == [lobby]
+
+
 def test_an_away_flag_that_does_not_read_is_not_away() -> None:
     base = {"kind": "human", "user_id": ALICE, "name": "Alice"}
     assert SeatRecord.from_dict({**base, "away": True}).away

@@ -13,6 +13,7 @@ from tests.bot.harness import (
     EPHEMERAL,
     answered,
     create_and_start,
+    has_table,
     panel,
     running_bot,
     table_message,
@@ -272,6 +273,7 @@ async def test_a_restart_leaves_a_finished_tables_message_as_it_ended(tmp_path: 
         await create_and_start(world, alice)
         live = fake.add_channel(world.guild, "live")  # a lobby, which is redrawn
         await answered(await fake.slash(alice, live, "shengji", "create", preset="classic"))
+        await wait_until(lambda: has_table(world, live))
         await answered(await fake.slash(alice, world.channel, "shengji", "end"))
         await wait_until(lambda: "My hand" not in str(table_message(world).components))
         ended = table_message(world)
@@ -279,10 +281,15 @@ async def test_a_restart_leaves_a_finished_tables_message_as_it_ended(tmp_path: 
 
         mark = len(fake.records)
         await world.restart()
-        await wait_until(lambda: any(r.kind == "message_edit" and r.channel_id == live.id
+        await wait_until(lambda: any(r.channel_id == live.id  # (edited, or posted again)
                                      for r in fake.records[mark:]))
         await asyncio.sleep(1.5)  # (a redraw waits a second for more changes)
         assert not [r for r in fake.records[mark:] if r.channel_id == world.channel.id]
         now = fake.message(ended.id)
         assert (now.content, [a.id for a in now.attachments]) == shown
+        # its Play again still works: the table is read from the database then
+        again = now.button("Play again")
+        click = await answered(await fake.click(alice, now, again["custom_id"]))
+        assert "new table" in click.message.content
+        await wait_until(lambda: "Start" in str(table_message(world).components))
     fake.assert_clean()

@@ -455,3 +455,23 @@ async def test_a_host_seat_freed_by_a_manager_passes_the_table_on(backend: Backe
     await service.join(1, 101, "Bo")
     await service.remove(1, 555, 0, can_manage=True)
     assert table.host_id == 101 and table.seats[0] is None
+
+
+async def test_a_finished_table_is_not_kept_at_start_and_plays_again_from_the_store(
+        backend: Backend) -> None:
+    service, _, store = await _service(backend)
+    table = await _table_waiting_for(service, 100, FAST)
+    await service.end(1, 100, can_manage=False)
+    assert table.status == "finished"
+    await service.close()
+    service, _, _ = await _service(backend, store)
+    assert await service.restore() == []  # (nothing to redraw, nothing kept)
+    with pytest.raises(BotError, match="no_table"):
+        service.get(1)
+    with pytest.raises(BotError, match="not_seated"):
+        await service.play_again(1, 555)
+    again = await service.play_again(1, 100)
+    assert again.status == "lobby" and service.get(1) is again
+    assert [s.name for s in again.seats] == [s.name for s in table.seats]
+    with pytest.raises(BotError, match="no_finished_match"):
+        await service.play_again(1, 100)
