@@ -225,6 +225,8 @@ class TableService:
     # -- lobby ------------------------------------------------------------------------------
 
     def get(self, channel_id: int) -> Table:
+        """The channel's table in a lobby or in play (``no_table`` for none, or one that
+        has finished)."""
         damaged = self.damaged.get(channel_id)
         if damaged is not None:
             raise BotError("table_damaged", reason=damaged.reason)
@@ -698,11 +700,23 @@ class TableService:
                 await self._save(table)
 
     async def _deliver(self, table: Table, events: Sequence[Event]) -> None:
-        """One outbox batch: the public events, then each seat's private ones."""
+        """One outbox batch: the public events, then each seat's private ones. A finished
+        table's last batch lets the table go (``_let_go``)."""
         await self.publisher.table_changed(table, [e for e in events if e.audience is None])
         for seat in sorted({e.audience for e in events if e.audience is not None}):
             await self.publisher.tell_seat(table, seat,
                                            [e for e in events if e.audience == seat])
+        if table.status == "finished":
+            self._let_go(table)
+
+    def _let_go(self, table: Table) -> None:
+        """A finished table is no longer kept: its game (about half a megabyte for a whole
+        match) would stay in memory until the channel's next table, one for every channel
+        that played since the start. Play again reads it from the store
+        (``_stored_finished``); everything else treats it as gone already."""
+        channel_id = table.channel_id
+        if self.tables.get(channel_id) is table:
+            del self.tables[channel_id], self._running[channel_id]
 
     # -- the clock ----------------------------------------------------------------------------
 

@@ -220,11 +220,19 @@ class DiscordPublisher:
                     return
                 self._failed("update the table message", channel_id, exc)
             await self.redrawn(channel_id)
+        drawn = self._latest.get(channel_id)
+        if drawn is not None and drawn.status == "finished" and channel_id not in self._dirty:
+            self._forget(channel_id)  # (its message says how it ended: nothing more to draw)
 
     def table_gone(self, channel_id: int) -> None:
         """The channel is gone: what waits for it is dropped, and it is never drawn or
         posted to again (Discord never gives its id to another channel)."""
         self._gone.add(channel_id)
+        self._forget(channel_id)
+
+    def _forget(self, channel_id: int) -> None:
+        """Nothing is kept for the channel: not its table (a finished match's game is
+        about half a megabyte), its lines, its last result or its pending redraw."""
         self._dirty.discard(channel_id)
         task = self._flushing.pop(channel_id, None)
         if task is not None and task is not asyncio.current_task():

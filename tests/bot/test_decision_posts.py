@@ -6,6 +6,8 @@ else their next private answer), and a match won by a player is posted with thei
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -129,3 +131,20 @@ async def test_a_match_won_by_a_player_is_posted_with_their_name(posting: Postin
     await _deliver(posting.publisher, table, [event("match_over", team=3)])
     post = say("en", "match_over_post_player", name="Di")
     await wait_until(lambda: post in _texts(posting), timeout=10)
+
+
+async def test_a_finished_table_is_drawn_then_not_kept(posting: Posting) -> None:
+    game = _transferring(friend=True)
+    table = _seated(_table(game, "find-friends", {"level_transfer": True}), posting.users,
+                    posting.channel)
+    table.status = "finished"
+    kept = weakref.ref(table)
+    await _deliver(posting.publisher, table, [])
+    await wait_until(lambda: bool(posting.fake.messages(posting.channel)), timeout=10)
+    del table, game  # (a whole match's game is about half a megabyte)
+
+    def let_go() -> bool:
+        gc.collect()
+        return kept() is None
+
+    await wait_until(let_go, timeout=10)

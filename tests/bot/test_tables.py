@@ -4,8 +4,10 @@ matches."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import random
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
@@ -263,6 +265,13 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend:
     assert hands and len(hands) == table.game.hand_number + 1
     # (the end is published after the table's lock is let go: it may come a little later)
     await _wait(lambda: any(e.kind == "match_over" for e in recorder.public))
+    # then the service keeps nothing of the finished match (Play again reads the store)
+    game = weakref.ref(table.game)
+    table = None  # (the test's own hold)
+    await _wait(lambda: 1 not in service.tables)
+    gc.collect()
+    assert game() is None
+    assert (await service.play_again(1, 100)).status == "lobby"
 
 
 async def test_restore_rebuilds_a_game_from_its_log(backend: Backend) -> None:
@@ -462,7 +471,7 @@ async def test_a_finished_table_is_not_kept_at_start_and_plays_again_from_the_st
     service, _, store = await _service(backend)
     table = await _table_waiting_for(service, 100, FAST)
     await service.end(1, 100, can_manage=False)
-    assert table.status == "finished"
+    assert table.status == "finished" and 1 not in service.tables
     await service.close()
     service, _, _ = await _service(backend, store)
     assert await service.restore() == []  # (nothing to redraw, nothing kept)
