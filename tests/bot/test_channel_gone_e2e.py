@@ -66,16 +66,22 @@ async def _restart_restores(world: World, count: int) -> None:
     await wait_until(lambda: f"restored {count} table(s)" in world.logs[-1].read_text())
 
 
+async def _match_and_lobby(world: World) -> FakeChannel:
+    """Alice's match in the world's channel, and Bob's lobby in another of its server."""
+    fake = world.fake
+    await create_and_start(world, fake.add_user("Alice"))
+    other = fake.add_channel(world.guild, "second-table")
+    await answered(await fake.slash(fake.add_user("Bob"), other, "shengji", "create",
+                                    preset="classic"))
+    await wait_until(lambda: has_table(world, other))
+    return other
+
+
 async def test_a_deleted_channel_ends_its_table_and_a_restart_leaves_it_ended(tmp_path: Path
                                                                              ) -> None:
     async with running_bot(tmp_path) as world:
         fake = world.fake
-        alice = fake.add_user("Alice")
-        await create_and_start(world, alice)
-        other = fake.add_channel(world.guild, "second-table")
-        bob = fake.add_user("Bob")
-        await answered(await fake.slash(bob, other, "shengji", "create", preset="classic"))
-        await wait_until(lambda: has_table(world, other))
+        other = await _match_and_lobby(world)
         assert _stored(world, world.channel) == ("playing", "playing")
 
         fake.delete_channel(world.channel)
@@ -133,11 +139,7 @@ async def test_a_server_that_removes_the_bot_has_its_tables_ended_and_no_other(
         tmp_path: Path) -> None:
     async with running_bot(tmp_path, EVERY_SERVER) as world:
         fake = world.fake
-        alice = fake.add_user("Alice")
-        await create_and_start(world, alice)
-        second = fake.add_channel(world.guild, "second-table")
-        bob = fake.add_user("Bob")
-        await answered(await fake.slash(bob, second, "shengji", "create", preset="classic"))
+        second = await _match_and_lobby(world)
         elsewhere = fake.add_guild("Elsewhere")
         far = fake.add_channel(elsewhere, "shengji")
         carol = fake.add_user("Carol")
