@@ -77,26 +77,34 @@ async def _wait(predicate, timeout: float = 30.0) -> None:  # type: ignore[no-un
 
 async def _table_waiting_for(service: TableService, user: int, settings: TableSettings
                              ) -> Table:
+    table = await _started(service, user, settings)
+    await _wait(lambda: table.actor() == 0)
+    return table
+
+
+async def _started(service: TableService, user: int, settings: TableSettings) -> Table:
+    """Ann's match in channel 1, started (with a short timer, her first turn may be over
+    before a test looks: wait for what follows instead)."""
     table = await service.create(channel_id=1, guild_id=9, user_id=user, name="Ann",
                                  preset="classic", options={}, settings=settings)
     await service.start(1, user)
-    await _wait(lambda: table.actor() == 0)
     return table
 
 
 async def test_a_timed_out_turn_is_played_by_a_computer_and_the_seat_is_away(backend: Backend
                                                                              ) -> None:
     service, recorder, _ = await _service(backend)
+    # her first turn times out at once; on the next ones, away, she has time to come back
+    # (a short away pause would let the hand end unseen, and the table pause)
     settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
-                             hand_pause=0.0, ai_pause=0.0, away_pause=0.05)
-    table = await _table_waiting_for(service, 100, settings)
+                             hand_pause=0.0, ai_pause=0.0, away_pause=30.0)
+    table = await _started(service, 100, settings)
     await _wait(lambda: any(e.kind == "away" and e.seat == 0 for e in recorder.public))
     assert table.seats[0].away
-    await _wait(lambda: table.actor() != 0)  # a computer played for Ann
+    # a computer played that turn for Ann (she did nothing), and it is her turn again
+    await _wait(lambda: table.actor() == 0 and any(
+        getattr(action, "seat", None) == 0 for action in table.game.log))
     # the owner comes back: when they act, the seat is theirs again
-    table.settings = TableSettings(turn_timer=30.0, deal_pause=0.0, last_chance=0.0,
-                                   hand_pause=0.0, ai_pause=0.0, away_pause=30.0)
-    await _wait(lambda: table.actor() == 0)
     action = random_action(table.game, random.Random(1))  # whatever seat 0 must decide
     await service.act(1, 100, lambda seat: action)
     assert not table.seats[0].away
@@ -107,7 +115,7 @@ async def test_with_every_person_away_the_next_hand_waits_for_one_to_be_back(
     service, _, store = await _service(backend)
     settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
                              hand_pause=0.0, ai_pause=0.0, away_pause=0.0)
-    table = await _table_waiting_for(service, 100, settings)
+    table = await _started(service, 100, settings)
     await _wait(lambda: isinstance(table.game.phase, HandOver), timeout=60)
     assert table.seats[0].away and table.paused
     assert "every player is away" in status_line(table)

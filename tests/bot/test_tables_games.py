@@ -371,6 +371,9 @@ async def test_a_person_whose_transfer_timer_runs_out_gets_the_default(backend: 
             table.settings = replace(table.settings, turn_timer=0.05)
         await service.act(1, 100, lambda seat: _script(table.game))
     await _wait(lambda: len(table.game.log) > at)
+    # (the default is applied first, then who is away is stored, then both are told: a
+    # close before that would drop the lines)
+    await _wait(lambda: any(e.kind == "levels_kept" for e in recorder.public))
     await service.close()
     stored = await store.load_actions(table.match_id)
     assert action_from_dict(stored[at]) == Transfer(0, None)  # the levels stay where they are
