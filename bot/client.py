@@ -130,8 +130,9 @@ class ShengjiBot(commands.AutoShardedBot):
         counted = await self.counter.catch_up()
         if counted:
             log.info("counted %d hand(s) into player stats", counted)
-        for restored_table in restored:  # (in a lobby or in play: a finished table's
-            # message stays as it ended, saying who won, which it could not say again)
+        # (in a lobby or in play: a finished table's message stays as it ended, saying who
+        # won, which a table restored without its game could not say again)
+        for restored_table in restored:
             publisher.remember_events(restored_table.table, restored_table.recent)
             publisher.schedule(restored_table.table)
 

@@ -503,9 +503,7 @@ class TableService:
         if user_id != table.host_id and not can_manage:
             raise BotError("not_host")
         async with run.lock:
-            if table.match_id is not None and table.status == "playing":
-                await self.store.finish_match(table.match_id, "abandoned", None)
-            table.status = "finished"
+            await self._abandon(table)
             await self._save(table)
             run.outbox.put([])
         if run.task:
@@ -521,6 +519,12 @@ class TableService:
         await self._abandon_stored(record.match_id)
         await self.store.save_table(replace(record, status="finished"))
         del self.damaged[record.channel_id]
+
+    async def _abandon(self, table: Table) -> None:
+        """(Under the table's lock.) The table is finished, its match abandoned if in play."""
+        if table.match_id is not None and table.status == "playing":
+            await self.store.finish_match(table.match_id, "abandoned", None)
+        table.status = "finished"
 
     async def _abandon_stored(self, match_id: int | None) -> None:
         """The match of a table kept aside is abandoned, if it was still in play."""
@@ -552,8 +556,8 @@ class TableService:
             self._going.discard(channel_id)
 
     async def _end_gone(self, channel_id: int) -> bool:
-        """(Stored first: where the store fails, nothing changes, and the next 404 or
-        start tells again.)"""
+        """(Where the store fails, the table is kept, and the next 404 or start tells
+        again.)"""
         damaged = self.damaged.get(channel_id)
         table = self.tables.get(channel_id)
         if damaged is not None:
@@ -565,10 +569,8 @@ class TableService:
             run = self._running[channel_id]
             ended = table.status != "finished"
             async with run.lock:
-                if table.match_id is not None and table.status == "playing":
-                    await self.store.finish_match(table.match_id, "abandoned", None)
+                await self._abandon(table)
                 await self.store.forget_table(channel_id)
-                table.status = "finished"
             if run.task:
                 run.task.cancel()
             del self.tables[channel_id], self._running[channel_id]

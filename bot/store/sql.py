@@ -170,7 +170,8 @@ class SqlBackend(ABC):
 
     async def claim_shards(self, shard_count: int, shard_ids: Sequence[int]) -> None:
         """Serve only the servers of these shards (``(guild_id >> 22) % shard_count``, as
-        Discord routes them): bulk loads (``load_tables``, ``pending_stats``) see no other
+        Discord routes them): bulk loads (``load_tables``, ``live_tables``, ``pending_stats``)
+        see no other
         server. Refused (StoreError) while another live process holds one of them."""
         ids = tuple(sorted(set(shard_ids)))
         check(is_int(shard_count) and shard_count > 0, "the shard count must be at least 1")
