@@ -95,7 +95,8 @@ class ShengjiBot(commands.AutoShardedBot):
             tables=self.tables, notes=publisher, panels=panels,
             server_settings=server_settings, stats=StatsQueries(self.store),
             exports=MatchExporter(self.store),
-            default_table_settings=self.default_table_settings, pictures=self.pictures)
+            default_table_settings=self.default_table_settings, pictures=self.pictures,
+            server_data=self.store)
         # `kill -USR1 <pid>` logs the memory figures (bench/memory.py reads them)
         self.loop.add_signal_handler(signal.SIGUSR1, self.log_memory)
         await self.tree.set_translator(ShengjiTranslator())

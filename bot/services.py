@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from bot.stats.queries import HistoryEntry, LeaderboardPage
 from bot.stats.settings import ServerSettings
-from bot.store import PlayerStats
+from bot.store import GuildData, PlayerStats
 from bot.table_data import Seat, Table, TableSettings
 from engine.actions import Action
 from engine.cards import Card
@@ -143,6 +143,14 @@ class ExportDesk(Protocol):
     async def export(self, guild_id: int, match_id: int) -> dict[str, Any]: ...
 
 
+class ServerDataDesk(Protocol):
+    """What is stored of a server, counted and erased (the store: ``bot.store``)."""
+
+    async def guild_data(self, guild_id: int) -> GuildData: ...
+
+    async def erase_guild(self, guild_id: int) -> GuildData: ...
+
+
 @dataclass(frozen=True)
 class Services:
     """Everything a command handler or a control may use."""
@@ -155,6 +163,7 @@ class Services:
     exports: ExportDesk
     default_table_settings: TableSettings
     pictures: Pictures
+    server_data: ServerDataDesk
 
 
 def services_of(client: object) -> Services:

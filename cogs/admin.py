@@ -1,5 +1,6 @@
 """``/shengji settings``: a server's defaults for new tables (changing them needs
-Manage Server)."""
+Manage Server); ``/shengji erase-data``: everything stored of the server erased (Manage
+Server, asked first)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from bot.errors import BotError
 from bot.services import Services, services_of
 from bot.table_data import HOSTED_PRESETS
 from bot.tree import locale_of, reply
+from bot.ui.erasure import EraseButton, question
 from bot.ui.leaderboard import settings_text
 from cogs.group import ShengjiCog, can_manage_server, server_of, subcommand
 
@@ -18,6 +20,8 @@ PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in HOSTED_
 
 
 class Admin(ShengjiCog):
+    controls = (EraseButton,)  # an erase question answered after a restart still works
+
     def __init__(self, services: Services, bot: commands.Bot) -> None:
         super().__init__(bot)
         self.services = services
@@ -47,6 +51,19 @@ class Admin(ShengjiCog):
             current = await self.services.server_settings.get(guild)
         default_timer = self.services.default_table_settings.turn_timer
         await reply(interaction, settings_text(current, default_timer, locale_of(interaction)))
+
+    @subcommand("erase-data", "Erase this server's matches, stats and settings (Manage Server)")
+    async def erase_data(self, interaction: discord.Interaction) -> None:
+        """Asks first, privately, saying what would go (``bot.ui.erasure``)."""
+        guild = server_of(interaction)
+        if not can_manage_server(interaction):
+            raise BotError("need_manage_server_erase")
+        found = await self.services.server_data.guild_data(guild)
+        text, view = question(found, locale_of(interaction), guild)
+        if view is None:
+            await reply(interaction, text)
+        else:
+            await reply(interaction, text, view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -32,6 +32,7 @@ from bot.store.postgres import URL_SCHEMES, PostgresStore
 from bot.store.records import (
     LEADERBOARD_ORDERS,
     CorruptRow,
+    GuildData,
     HandRecord,
     HandStats,
     LeaderboardOrder,
@@ -54,8 +55,8 @@ from bot.store.sql import utc_now
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
-    "LEADERBOARD_ORDERS", "CorruptRow", "HandRecord", "HandStats", "LeaderboardOrder",
-    "LeaderboardRow", "MatchRecord", "MatchStatus", "Migration", "PlayerStats",
+    "LEADERBOARD_ORDERS", "CorruptRow", "GuildData", "HandRecord", "HandStats",
+    "LeaderboardOrder", "LeaderboardRow", "MatchRecord", "MatchStatus", "Migration", "PlayerStats",
     "PostgresStore", "Rating", "SeatChange", "SeatKind", "SeatRecord", "SqliteStore",
     "Store", "StoreError", "StoreUnreachable", "TableRecord", "TableStatus", "WinnerSide",
     "bundled_migrations", "is_postgres_url", "open_store",

@@ -312,6 +312,21 @@ class LeaderboardRow:
     levels_gained: int
 
 
+@dataclass(frozen=True, slots=True)
+class GuildData:
+    """What is stored of one server: its finished matches and the players counted, and
+    whether it has settings; ``live_channels``, its tables in a lobby or in play."""
+
+    matches: int
+    players: int
+    settings: bool
+    live_channels: tuple[int, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.matches or self.players or self.settings or self.live_channels)
+
+
 # -- the interface -------------------------------------------------------------------------
 
 
@@ -346,6 +361,8 @@ class Store(Protocol):
     async def upsert_player(self, guild_id: int, user_id: int, name: str) -> None: ...
     async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
+    async def guild_data(self, guild_id: int) -> GuildData: ...
+    async def erase_guild(self, guild_id: int) -> GuildData: ...
 
     # queries (history, leaderboards)
     async def match_history(self, guild_id: int, *, user_id: int | None = None,

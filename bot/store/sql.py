@@ -20,6 +20,7 @@ from bot.store.migrations import Dialect, Migration
 from bot.store.records import (
     INT64,
     CorruptRow,
+    GuildData,
     HandRecord,
     MatchRecord,
     MatchStatus,
@@ -535,3 +536,47 @@ class GameLogStore(SqlBackend):
                 "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
                 "updated_at = excluded.updated_at", (guild_id, text, self._now()))
+
+    # -- a server's data, counted and erased --
+
+    async def guild_data(self, guild_id: int) -> GuildData:
+        check_id(guild_id, "guild_id")
+        async with self._transaction(f"counting what is stored of server {guild_id}") as tx:
+            return await _guild_data(tx, guild_id)
+
+    async def erase_guild(self, guild_id: int) -> GuildData:
+        """Deletes everything stored of the server (its matches with their actions, hands
+        and seats, its finished tables, its players' stats and ratings, its settings) and
+        returns what was there; unless a table of it is in a lobby or in play: then
+        nothing is deleted, and the answer names their channels (``live_channels``)."""
+        check_id(guild_id, "guild_id")
+        async with self._transaction(f"erasing the data of server {guild_id}") as tx:
+            found = await _guild_data(tx, guild_id)
+            if found.live_channels:
+                return found
+            of_matches = "WHERE match_id IN (SELECT id FROM matches WHERE guild_id = ?)"
+            for sql in (f"DELETE FROM actions {of_matches}",
+                        f"DELETE FROM hands {of_matches}",
+                        f"DELETE FROM match_players {of_matches}",
+                        "DELETE FROM tables WHERE guild_id = ?",
+                        "DELETE FROM matches WHERE guild_id = ?",
+                        "DELETE FROM player_stats WHERE guild_id = ?",
+                        "DELETE FROM player_ratings WHERE guild_id = ?",
+                        "DELETE FROM match_players WHERE guild_id = ?",
+                        "DELETE FROM players WHERE guild_id = ?",
+                        "DELETE FROM guild_settings WHERE guild_id = ?"):
+                await tx.execute(sql, (guild_id,))
+        log.info("erased the data of server %s: %d match(es), %d player(s)%s", guild_id,
+                 found.matches, found.players, ", its settings" if found.settings else "")
+        return found
+
+
+async def _guild_data(tx: Tx, guild_id: int) -> GuildData:
+    counts = await tx.fetch(
+        "SELECT (SELECT COUNT(*) FROM matches WHERE guild_id = ?), "
+        "(SELECT COUNT(*) FROM players WHERE guild_id = ?), "
+        "(SELECT COUNT(*) FROM guild_settings WHERE guild_id = ?)", (guild_id,) * 3)
+    live = await tx.fetch("SELECT channel_id FROM tables WHERE guild_id = ? "
+                          "AND status <> 'finished' ORDER BY channel_id", (guild_id,))
+    matches, players, settings = (int(n) for n in counts[0])
+    return GuildData(matches, players, settings > 0, tuple(int(r[0]) for r in live))

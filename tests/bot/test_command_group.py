@@ -16,7 +16,7 @@ LOBBY = ["create", "join", "leave", "addbot", "removebot", "start", "remove", "e
          "rules"]
 PLAY = ["hand", "play", "declare", "bury", "swap", "return", "choose", "call"]
 STATS = ["leaderboard", "stats", "history", "export"]
-ADMIN = ["settings"]
+ADMIN = ["settings", "erase-data"]
 
 
 class Bot(commands.Bot):
@@ -27,7 +27,7 @@ async def _loaded() -> Bot:
     bot = Bot(command_prefix=commands.when_mentioned, intents=discord.Intents.none())
     # the cogs only keep the services until a command runs
     bot.services = Services(None, None, None, None, None, None,  # type: ignore[arg-type]
-                            TableSettings(), ThreadPictures())
+                            TableSettings(), ThreadPictures(), None)  # type: ignore[arg-type]
     for name in EXTENSIONS:
         await bot.load_extension(name)
     return bot
@@ -61,7 +61,7 @@ async def test_the_cogs_share_one_group_in_the_written_order() -> None:
 async def test_unloading_a_cog_takes_out_its_subcommands_and_controls() -> None:
     bot = await _loaded()
     assert {"LeaderboardButton", "TableButton", "LetInButton", "PanelChoice", "NoSwapButton",
-            "PickMenu", "PickButton"} <= _controls(bot)
+            "PickMenu", "PickButton", "EraseButton"} <= _controls(bot)
     await bot.unload_extension("cogs.stats")
     assert _subcommands(bot) == LOBBY + PLAY + ADMIN
     assert "LeaderboardButton" not in _controls(bot)

@@ -186,6 +186,10 @@ async def test_a_database_restart_mid_match_is_said_and_the_match_goes_on_after(
         board = await answered(await fake.slash(alice, channel, "shengji", "leaderboard"))
         assert board.message.ephemeral
         assert board.message.content == say("en-US", "store_unreachable")
+        admin = fake.add_user("Admin", manage_guild=True)
+        erase = await answered(await fake.slash(admin, channel, "shengji", "erase-data"))
+        assert erase.message.ephemeral and not erase.message.custom_ids()
+        assert erase.message.content == say("en-US", "store_unreachable")
         await late.open()
         assert await _actions(database) == stored  # nothing changed
         # the server is back: the same play goes through, stored once, next in the log

@@ -66,7 +66,7 @@ def _table(game: Game, preset: str, options: dict[str, Any] | None = None) -> Ta
 
 def _services(table: Table) -> Services:
     return Services(Desk(table), Notes(), None, None, None, None,  # type: ignore[arg-type]
-                    TableSettings(), ThreadPictures())
+                    TableSettings(), ThreadPictures(), None)  # type: ignore[arg-type]
 
 
 async def _panel(table: Table, seat: int, locale: str = "en-US", progress: Any = None

@@ -170,7 +170,8 @@ def interactions(draw: st.DrawFn) -> dict[str, Any]:
                                             "sj:pick:play:{c}", "sj:pick:declare:{c}",
                                             "sj:noswap:{c}", "sj:join:1", "sj:hand:99999",
                                             "nonsense", "sj:", "sj:lb:{c}:rating:0",
-                                            "sj:lb:1:wins:9999999999999"])),
+                                            "sj:lb:1:wins:9999999999999",
+                                            "sj:erase:{c}:yes", "sj:erase:1:no"])),
             "option_value": draw(st.sampled_from(["1", "AS", "AS AS", "zz", ""]))}
 
 

@@ -19,10 +19,13 @@ import pytest
 
 from bot.stats.settings import ServerSettings, ServerSettingsService
 from bot.store import (
+    GuildData,
     HandRecord,
+    HandStats,
     MatchStatus,
     Migration,
     PostgresStore,
+    Rating,
     SeatRecord,
     SqliteStore,
     StoreError,
@@ -221,6 +224,68 @@ async def test_players_history_and_totals(store: Store) -> None:
     assert [m.id for m in await store.match_history(GUILD, limit=2, before_id=casual)] == \
         [lost, won]
     assert await store.match_history(OTHER_GUILD) == []
+
+
+#: Every table that holds a server's rows, and how a row names its server.
+_BY_GUILD = {
+    "players": "guild_id = ?", "guild_settings": "guild_id = ?", "matches": "guild_id = ?",
+    "match_players": "guild_id = ?", "player_stats": "guild_id = ?",
+    "player_ratings": "guild_id = ?", "tables": "guild_id = ?",
+    "actions": "match_id IN (SELECT id FROM matches WHERE guild_id = ?)",
+    "hands": "match_id IN (SELECT id FROM matches WHERE guild_id = ?)",
+}
+
+
+async def _rows_of(backend: Backend, guild_id: int) -> dict[str, int]:
+    return {name: (await backend.raw(f"SELECT COUNT(*) FROM {name} WHERE {where}",
+                                     (guild_id,)))[0][0]
+            for name, where in _BY_GUILD.items()}
+
+
+async def _a_server_that_played(store: Store, guild_id: int, channel_id: int) -> int:
+    """A finished ranked match with an action, a counted hand (stats, ratings), server
+    settings and the match's ended table; the match's id."""
+    match_id = await store.create_match(guild_id, channel_id, 1, RULES, seats(), ranked=True)
+    await store.append_action(match_id, 0, action(0))
+    await store.record_hand(hand(match_id, 0))
+    await store.count_hand(match_id, 0, [HandStats(ALICE, True, True, 1, False),
+                                         HandStats(BOB, True, True, 1, True)],
+                           [Rating(ALICE, 26.0, 8.0, 1), Rating(BOB, 26.0, 8.0, 1)])
+    await store.finish_match(match_id, "finished", 0)
+    await store.set_guild_settings(guild_id, {"turn_timer": 45})
+    await store.save_table(table(channel_id, guild_id=guild_id, status="finished",
+                                 match_id=match_id, seats=seats()))
+    return match_id
+
+
+async def test_erasing_a_server_deletes_its_rows_and_no_other_servers(
+        store: Store, backend: Backend) -> None:
+    await _a_server_that_played(store, GUILD, CHANNEL)
+    await store.upsert_player(GUILD, CAROL, "Carol")
+    kept = await _a_server_that_played(store, OTHER_GUILD, CHANNEL + 1)
+    others = await _rows_of(backend, OTHER_GUILD)
+    assert all(others.values()), others  # (every table has a row of each server)
+    assert await store.guild_data(GUILD) == GuildData(1, 3, True, ())
+
+    # a table open in the server: nothing is erased, and its channel is named
+    await store.save_table(table(CHANNEL + 2))
+    before = await _rows_of(backend, GUILD)
+    assert await store.erase_guild(GUILD) == GuildData(1, 3, True, (CHANNEL + 2,))
+    assert await _rows_of(backend, GUILD) == before
+
+    await store.save_table(table(CHANNEL + 2, status="finished"))
+    assert await store.erase_guild(GUILD) == GuildData(1, 3, True, ())
+    assert set((await _rows_of(backend, GUILD)).values()) == {0}
+    assert await _rows_of(backend, OTHER_GUILD) == others
+    found = await store.guild_data(GUILD)
+    assert found == GuildData(0, 0, False, ()) and found.empty
+    assert await store.erase_guild(GUILD) == found  # (nothing left: nothing to do)
+    # the server plays again from nothing, and the other server's match is whole
+    assert await store.player_stats(GUILD, ALICE) is None
+    assert await store.leaderboard(GUILD, "rating") == ([], 0)
+    assert await store.load_actions(kept) == [action(0)]
+    await _a_server_that_played(store, GUILD, CHANNEL)
+    assert (await totals(store, GUILD, ALICE))[1:3] == (1, 1)
 
 
 async def totals(store: Store, guild_id: int, user_id: int) -> tuple[object, ...]:
