@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from bot.stats.queries import HistoryEntry, LeaderboardPage
 from bot.stats.settings import ServerSettings
-from bot.store import GuildData, PlayerStats
+from bot.store import GuildData, PlayerData, PlayerStats
 from bot.table_data import Seat, Table, TableSettings
 from engine.actions import Action
 from engine.cards import Card
@@ -144,11 +144,16 @@ class ExportDesk(Protocol):
 
 
 class ServerDataDesk(Protocol):
-    """What is stored of a server, counted and erased (the store: ``bot.store``)."""
+    """What is stored of a server, or of one player in it, counted and erased (the store:
+    ``bot.store``)."""
 
     async def guild_data(self, guild_id: int) -> GuildData: ...
 
     async def erase_guild(self, guild_id: int) -> GuildData: ...
+
+    async def player_data(self, guild_id: int, user_id: int) -> PlayerData: ...
+
+    async def erase_player(self, guild_id: int, user_id: int) -> PlayerData: ...
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from bot.errors import BotError
 from bot.outbox import Outbox
 from bot.stats.hands import hand_record
-from bot.store import CorruptRow, SeatRecord, Store, StoreError, TableRecord
+from bot.store import FORMER_PLAYER, CorruptRow, SeatRecord, Store, StoreError, TableRecord
 from bot.table_data import (
     AI_LEVELS,
     Seat,
@@ -416,13 +416,17 @@ class TableService:
         match = await self.store.load_match(old.match_id)
         # the people (and computers) who started the match, in their seats: someone who
         # left during it is seated again, not the computer that stood in for them
-        started: list[Seat] = [Seat.of(s) for s in match.seats] if match is not None \
-            else [s for s in old.seats if s is not None]
+        # (a seat whose player erased their data is empty)
+        started: list[Seat | None] = [None if s.user_id == FORMER_PLAYER else Seat.of(s)
+                                      for s in match.seats] if match is not None \
+            else list(old.seats)
         if user_id != old.host_id and not can_manage and \
-                not any(s.user_id == user_id and not s.is_ai for s in started):
+                not any(s is not None and s.user_id == user_id and not s.is_ai
+                        for s in started):
             raise BotError("not_seated")
         seats: list[Seat | None] = list(started[:len(old.seats)])
-        table = Table(channel_id, old.guild_id, old.host_id, old.preset, dict(old.options),
+        host = user_id if old.host_id == FORMER_PLAYER else old.host_id
+        table = Table(channel_id, old.guild_id, host, old.preset, dict(old.options),
                       old.settings, seats, old.locale, old.message_id)
         now = self.tables.get(channel_id)
         if now is not None and now is not old:  # (another Play again, or a create, meanwhile)

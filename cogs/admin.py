@@ -12,7 +12,7 @@ from bot.errors import BotError
 from bot.services import Services, services_of
 from bot.table_data import HOSTED_PRESETS
 from bot.tree import locale_of, reply
-from bot.ui.erasure import EraseButton, question
+from bot.ui.erasure import EraseButton, server_question
 from bot.ui.leaderboard import settings_text
 from cogs.group import ShengjiCog, can_manage_server, server_of, subcommand
 
@@ -59,7 +59,7 @@ class Admin(ShengjiCog):
         if not can_manage_server(interaction):
             raise BotError("need_manage_server_erase")
         found = await self.services.server_data.guild_data(guild)
-        text, view = question(found, locale_of(interaction), guild)
+        text, view = server_question(found, locale_of(interaction), guild)
         if view is None:
             await reply(interaction, text)
         else:

@@ -1,5 +1,6 @@
 """``/shengji`` stats commands: the server's leaderboard, a player's stats and history,
-and a finished match's export. Every query is confined to the caller's server."""
+a finished match's export, and a player's own record erased. Every query is confined to
+the caller's server."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from discord.ext import commands
 from bot.services import Services, services_of
 from bot.text.catalogue import say
 from bot.tree import locale_of, reply
+from bot.ui.erasure import ForgetButton, player_question
 from bot.ui.leaderboard import (
     LeaderboardButton,
     history_text,
@@ -27,7 +29,7 @@ ORDER_CHOICES = [app_commands.Choice(name=name, value=name)
 
 
 class Stats(ShengjiCog):
-    controls = (LeaderboardButton,)  # leaderboard pages survive restarts
+    controls = (LeaderboardButton, ForgetButton)  # (their buttons survive restarts)
 
     def __init__(self, services: Services, bot: commands.Bot) -> None:
         super().__init__(bot)
@@ -69,6 +71,17 @@ class Stats(ShengjiCog):
         data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
         await reply(interaction, say(locale_of(interaction), "export_ready", match=match),
                     file=discord.File(io.BytesIO(data), filename=f"shengji-match-{match}.json"))
+
+    @subcommand("erase-my-data", "Erase your name, stats and rating on this server")
+    async def erase_my_data(self, interaction: discord.Interaction) -> None:
+        """Asks first, privately, saying what would go (``bot.ui.erasure``)."""
+        guild, user = server_of(interaction), interaction.user.id
+        found = await self.services.server_data.player_data(guild, user)
+        text, view = player_question(found, locale_of(interaction), guild, user)
+        if view is None:
+            await reply(interaction, text)
+        else:
+            await reply(interaction, text, view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -23,7 +23,15 @@ from bot.ratings import Member, rate_hand
 from bot.stats.hands import seat_outcomes
 from bot.stats.seating import match_seating
 from bot.stats.settings import ServerSettingsService
-from bot.store import HandRecord, HandStats, MatchRecord, SeatRecord, Store, StoreError
+from bot.store import (
+    FORMER_PLAYER,
+    HandRecord,
+    HandStats,
+    MatchRecord,
+    SeatRecord,
+    Store,
+    StoreError,
+)
 from engine.errors import EngineError
 from engine.teams import Seating
 
@@ -33,13 +41,14 @@ log = logging.getLogger(__name__)
 def hand_stats(match: MatchRecord, hand: HandRecord, seating: Seating | None = None
                ) -> list[HandStats]:
     """What a hand adds to each human's totals (a user in two seats counts once, by their
-    first seat); ``seating``: the match's, when the caller has read it already."""
+    first seat; a former player, never); ``seating``: the match's, when the caller has read
+    it already."""
     out: list[HandStats] = []
     seen: set[int] = set()
     outcomes = seat_outcomes(seating or match_seating(match), hand)
     for outcome in outcomes:
         record = match.seats[outcome.seat] if outcome.seat < len(match.seats) else None
-        if record is None or record.user_id is None or record.user_id in seen:
+        if record is None or record.user_id in (None, FORMER_PLAYER) or record.user_id in seen:
             continue
         seen.add(record.user_id)
         out.append(HandStats(
@@ -109,7 +118,8 @@ class StatsCounter:
                     teams, winner = sides_of(match, hand, seating)
                     users = [m.user_id for team in teams for m in team if m.user_id]
                     current = await self.store.load_ratings(match.guild_id, users)
-                    ratings = rate_hand(teams, winner, current)
+                    ratings = [r for r in rate_hand(teams, winner, current)
+                               if r.user_id != FORMER_PLAYER]  # (a newcomer, not kept)
                 await self.store.count_hand(match_id, hand.hand_no,
                                             hand_stats(match, hand, seating), ratings)
             return len(hands)

@@ -30,6 +30,7 @@ from pathlib import Path
 from bot.store.migrations import Migration, bundled_migrations
 from bot.store.postgres import URL_SCHEMES, PostgresStore
 from bot.store.records import (
+    FORMER_PLAYER,
     LEADERBOARD_ORDERS,
     CorruptRow,
     GuildData,
@@ -39,6 +40,7 @@ from bot.store.records import (
     LeaderboardRow,
     MatchRecord,
     MatchStatus,
+    PlayerData,
     PlayerStats,
     Rating,
     SeatChange,
@@ -55,9 +57,10 @@ from bot.store.sql import utc_now
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
-    "LEADERBOARD_ORDERS", "CorruptRow", "GuildData", "HandRecord", "HandStats",
-    "LeaderboardOrder", "LeaderboardRow", "MatchRecord", "MatchStatus", "Migration", "PlayerStats",
-    "PostgresStore", "Rating", "SeatChange", "SeatKind", "SeatRecord", "SqliteStore",
+    "FORMER_PLAYER", "LEADERBOARD_ORDERS", "CorruptRow", "GuildData", "HandRecord",
+    "HandStats", "LeaderboardOrder", "LeaderboardRow", "MatchRecord", "MatchStatus",
+    "Migration", "PlayerData", "PlayerStats", "PostgresStore", "Rating", "SeatChange",
+    "SeatKind", "SeatRecord", "SqliteStore",
     "Store", "StoreError", "StoreUnreachable", "TableRecord", "TableStatus", "WinnerSide",
     "bundled_migrations", "is_postgres_url", "open_store",
 ]

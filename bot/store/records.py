@@ -312,6 +312,27 @@ class LeaderboardRow:
     levels_gained: int
 
 
+#: The user id of the seats of a player who erased their data (``erase_player``): kept so
+#: that the others' matches stay whole, shown as a former player, never counted, rated or
+#: seated again.
+FORMER_PLAYER = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerData:
+    """What is stored of one player in one server: the matches they played, and whether
+    they have a record (name, stats, rating); ``live_channels``, the tables in a lobby or in
+    play where they sit."""
+
+    matches: int
+    record: bool
+    live_channels: tuple[int, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.matches or self.record or self.live_channels)
+
+
 @dataclass(frozen=True, slots=True)
 class GuildData:
     """What is stored of one server: its finished matches and the players counted, and
@@ -363,6 +384,8 @@ class Store(Protocol):
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
     async def guild_data(self, guild_id: int) -> GuildData: ...
     async def erase_guild(self, guild_id: int) -> GuildData: ...
+    async def player_data(self, guild_id: int, user_id: int) -> PlayerData: ...
+    async def erase_player(self, guild_id: int, user_id: int) -> PlayerData: ...
 
     # queries (history, leaderboards)
     async def match_history(self, guild_id: int, *, user_id: int | None = None,

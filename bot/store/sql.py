@@ -18,12 +18,14 @@ from typing import Any, ClassVar, Protocol
 
 from bot.store.migrations import Dialect, Migration
 from bot.store.records import (
+    FORMER_PLAYER,
     INT64,
     CorruptRow,
     GuildData,
     HandRecord,
     MatchRecord,
     MatchStatus,
+    PlayerData,
     SeatChange,
     SeatRecord,
     StoreError,
@@ -570,13 +572,97 @@ class GameLogStore(SqlBackend):
                  found.matches, found.players, ", its settings" if found.settings else "")
         return found
 
+    async def player_data(self, guild_id: int, user_id: int) -> PlayerData:
+        check_id(guild_id, "guild_id")
+        check_id(user_id, "user_id")
+        async with self._transaction(f"counting what is stored of player {user_id}") as tx:
+            return await _player_data(tx, guild_id, user_id)
+
+    async def erase_player(self, guild_id: int, user_id: int) -> PlayerData:
+        """Erases one player's record in one server (name, stats, rating) and takes them
+        out of its matches and ended tables: their seats in a match become a former
+        player's (``FORMER_PLAYER``, no name), so that the others' history and exports
+        stay whole; their seats at an ended table become empty, and a table they hosted
+        has the former player as its host. Returns what was there;
+        unless they sit at a table in a lobby or in play there: then nothing changes, and
+        the answer names those channels."""
+        check_id(guild_id, "guild_id")
+        check_id(user_id, "user_id")
+        check(user_id != FORMER_PLAYER, "that user id stands for a former player")
+        async with self._transaction(f"erasing the data of player {user_id}") as tx:
+            found = await _player_data(tx, guild_id, user_id)
+            if found.live_channels:
+                return found
+            await self._upsert_player(tx, guild_id, FORMER_PLAYER, "", self._now())
+            for match_id, seats in await tx.fetch(
+                    "SELECT id, seats FROM matches WHERE id IN (SELECT match_id FROM "
+                    "match_players WHERE guild_id = ? AND user_id = ?)", (guild_id, user_id)):
+                former = SeatRecord("human", FORMER_PLAYER, "").to_dict()
+                changed = _seats_without(seats, user_id, former, ("matches", f"id={match_id}"))
+                if changed is not None:
+                    await tx.execute("UPDATE matches SET seats = ? WHERE id = ?",
+                                     (changed, match_id))
+            await tx.execute("UPDATE match_players SET user_id = ?, name = '' "
+                             "WHERE guild_id = ? AND user_id = ?",
+                             (FORMER_PLAYER, guild_id, user_id))
+            for channel_id, seats in await tx.fetch(
+                    "SELECT channel_id, seats FROM tables WHERE guild_id = ? "
+                    "AND status = 'finished'", (guild_id,)):
+                changed = _seats_without(seats, user_id, None,
+                                         ("tables", f"channel_id={channel_id}"))
+                if changed is not None:
+                    await tx.execute("UPDATE tables SET seats = ? WHERE channel_id = ?",
+                                     (changed, channel_id))
+            await tx.execute("UPDATE tables SET host_id = ? WHERE guild_id = ? AND host_id = ? "
+                             "AND status = 'finished'", (FORMER_PLAYER, guild_id, user_id))
+            for table in ("player_stats", "player_ratings", "players"):
+                await tx.execute(f"DELETE FROM {table} WHERE guild_id = ? AND user_id = ?",
+                                 (guild_id, user_id))
+        log.info("erased the data of player %s in server %s: %d match(es)", user_id,
+                 guild_id, found.matches)
+        return found
+
 
 async def _guild_data(tx: Tx, guild_id: int) -> GuildData:
     counts = await tx.fetch(
         "SELECT (SELECT COUNT(*) FROM matches WHERE guild_id = ?), "
-        "(SELECT COUNT(*) FROM players WHERE guild_id = ?), "
-        "(SELECT COUNT(*) FROM guild_settings WHERE guild_id = ?)", (guild_id,) * 3)
+        "(SELECT COUNT(*) FROM players WHERE guild_id = ? AND user_id <> ?), "
+        "(SELECT COUNT(*) FROM guild_settings WHERE guild_id = ?)",
+        (guild_id, guild_id, FORMER_PLAYER, guild_id))
     live = await tx.fetch("SELECT channel_id FROM tables WHERE guild_id = ? "
                           "AND status <> 'finished' ORDER BY channel_id", (guild_id,))
     matches, players, settings = (int(n) for n in counts[0])
     return GuildData(matches, players, settings > 0, tuple(int(r[0]) for r in live))
+
+
+async def _player_data(tx: Tx, guild_id: int, user_id: int) -> PlayerData:
+    counts = await tx.fetch(
+        "SELECT (SELECT COUNT(DISTINCT match_id) FROM match_players "
+        "WHERE guild_id = ? AND user_id = ?), "
+        "(SELECT COUNT(*) FROM players WHERE guild_id = ? AND user_id = ?)",
+        (guild_id, user_id, guild_id, user_id))
+    live = {int(channel_id) for channel_id, seats in await tx.fetch(
+        "SELECT channel_id, seats FROM tables WHERE guild_id = ? AND status <> 'finished'",
+        (guild_id,)) if _seats_without(seats, user_id, None) is not None}
+    live.update(int(row[0]) for row in await tx.fetch(
+        "SELECT channel_id FROM matches WHERE status = 'playing' AND id IN (SELECT match_id "
+        "FROM match_players WHERE guild_id = ? AND user_id = ?)", (guild_id, user_id)))
+    matches, record = (int(n) for n in counts[0])
+    return PlayerData(matches, record > 0, tuple(sorted(live)))
+
+
+def _seats_without(seats: Any, user_id: int, instead: dict[str, Any] | None,
+                   row: tuple[str, str] | None = None) -> str | None:
+    """A stored seats list with the user's seats replaced by ``instead``, as JSON; None
+    where the user sits in none, or where the list does not read (nothing of it can be
+    shown either; logged naming ``row``, its table and key, where given)."""
+    try:
+        data = loads(seats, "seats")
+        check(isinstance(data, list), "column seats is not a list")
+    except StoreError as exc:
+        if row is not None:
+            log.warning("%s: its seats are left as they are", corrupt(*row, exc))
+        return None
+    changed = [instead if isinstance(s, dict) and s.get("kind") == "human"
+               and s.get("user_id") == user_id else s for s in data]
+    return None if changed == data else dumps(changed, "seats")

@@ -1,7 +1,9 @@
-"""``/shengji erase-data``'s Discord side: what would be erased, asked privately, and the
-two buttons that answer (erase, keep). The buttons are persistent: their id says which
-server and which answer, and the erase is checked again when pressed (Manage Server, no
-table open), so a question left open for a while never erases what it did not say."""
+"""Erasing stored data, the Discord side: ``/shengji erase-data`` (a server's, for Manage
+Server) and ``/shengji erase-my-data`` (one player's in a server). Each asks privately
+first, saying what would go, with two buttons (erase, keep). The buttons are persistent:
+their id says whose data and which answer, and the erase is checked again when pressed
+(the right to ask, no table open), so a question left open for a while never erases what
+it did not say."""
 
 from __future__ import annotations
 
@@ -13,35 +15,61 @@ import discord
 from bot.errors import BotError
 from bot.guard import GuardedControl
 from bot.services import services_of
-from bot.store import GuildData
+from bot.store import GuildData, PlayerData
 from bot.text.catalogue import say
 from bot.tree import locale_of, report_error
 from bot.ui.buttons import can_manage
 
 
-def live_tables_text(found: GuildData, locale: str | None) -> str:
-    """The refusal while tables are open: their channels, and how to end them."""
-    channels = say(locale, "name_separator").join(f"<#{c}>" for c in found.live_channels)
-    return say(locale, "erase_live_tables", channels=channels)
+def _channels(channels: tuple[int, ...], locale: str | None) -> str:
+    return say(locale, "name_separator").join(f"<#{c}>" for c in channels)
 
 
-def question(found: GuildData, locale: str | None, guild_id: int
-             ) -> tuple[str, discord.ui.View | None]:
-    """What the command answers: the question with its buttons, or why there is none."""
-    if found.live_channels:
-        return live_tables_text(found, locale), None
-    if found.empty:
-        return say(locale, "erase_nothing"), None
+def _buttons(yes: discord.ui.Item[Any], no: discord.ui.Item[Any]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(EraseButton(guild_id, "yes", say(locale, "btn_erase")))
-    view.add_item(EraseButton(guild_id, "no", say(locale, "btn_keep")))
-    key = "erase_question_settings" if found.settings else "erase_question"
-    return say(locale, key, **_counts(found, locale)), view
+    view.add_item(yes)
+    view.add_item(no)
+    return view
 
 
-def _counts(found: GuildData, locale: str | None) -> dict[str, str]:
+def _guild_counts(found: GuildData, locale: str | None) -> dict[str, str]:
     return {"matches": say(locale, "erase_matches", n=found.matches),
             "players": say(locale, "erase_players", n=found.players)}
+
+
+def _guild_refused(found: GuildData, locale: str | None) -> str:
+    return say(locale, "erase_live_tables", channels=_channels(found.live_channels, locale))
+
+
+def server_question(found: GuildData, locale: str | None, guild_id: int
+                    ) -> tuple[str, discord.ui.View | None]:
+    """What ``erase-data`` answers: the question with its buttons, or why there is none."""
+    if found.live_channels:
+        return _guild_refused(found, locale), None
+    if found.empty:
+        return say(locale, "erase_nothing"), None
+    key = "erase_question_settings" if found.settings else "erase_question"
+    return say(locale, key, **_guild_counts(found, locale)), _buttons(
+        EraseButton(guild_id, "yes", say(locale, "btn_erase")),
+        EraseButton(guild_id, "no", say(locale, "btn_keep")))
+
+
+def _player_refused(found: PlayerData, locale: str | None) -> str:
+    return say(locale, "forget_live", channels=_channels(found.live_channels, locale))
+
+
+def player_question(found: PlayerData, locale: str | None, guild_id: int, user_id: int
+                    ) -> tuple[str, discord.ui.View | None]:
+    """What ``erase-my-data`` answers: the question with its buttons, or why there is
+    none."""
+    if found.live_channels:
+        return _player_refused(found, locale), None
+    if found.empty:
+        return say(locale, "forget_nothing"), None
+    return say(locale, "forget_question", matches=say(locale, "erase_matches",
+                                                      n=found.matches)), _buttons(
+        ForgetButton(guild_id, user_id, "yes", say(locale, "btn_forget")),
+        ForgetButton(guild_id, user_id, "no", say(locale, "btn_keep")))
 
 
 class EraseButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -75,10 +103,47 @@ class EraseButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]]
                 raise BotError("need_manage_server_erase")
             erased = await services_of(interaction.client).server_data.erase_guild(
                 self.guild_id)
-            if erased.live_channels:  # a table was opened since the question
-                text = live_tables_text(erased, locale)
-            else:
-                text = say(locale, "erase_done", **_counts(erased, locale))
+            text = _guild_refused(erased, locale) if erased.live_channels \
+                else say(locale, "erase_done", **_guild_counts(erased, locale))
+            await interaction.response.edit_message(content=text, view=None)
+        except Exception as exc:  # every failure gets an answer
+            await report_error(interaction, exc)
+
+
+class ForgetButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"sj:forget:(?P<guild>[0-9]+):(?P<user>[0-9]+):(?P<answer>yes|no)"):
+    """The answer to one player's erase question: ``yes`` erases, ``no`` keeps."""
+
+    def __init__(self, guild_id: int, user_id: int, answer: str, label: str = "") -> None:
+        style = discord.ButtonStyle.danger if answer == "yes" \
+            else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(
+            label=label or answer, style=style,
+            custom_id=f"sj:forget:{guild_id}:{user_id}:{answer}"))
+        self.guild_id, self.user_id, self.answer = guild_id, user_id, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
+                             item: discord.ui.Button[Any], match: re.Match[str]
+                             ) -> ForgetButton:
+        return cls(int(match["guild"]), int(match["user"]), match["answer"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        try:
+            if interaction.guild_id != self.guild_id:
+                raise BotError("no_table")
+            if interaction.user.id != self.user_id:
+                raise BotError("forget_not_yours")
+            if self.answer == "no":
+                await interaction.response.edit_message(content=say(locale, "erase_kept"),
+                                                        view=None)
+                return
+            erased = await services_of(interaction.client).server_data.erase_player(
+                self.guild_id, self.user_id)
+            text = _player_refused(erased, locale) if erased.live_channels \
+                else say(locale, "forget_done",
+                         matches=say(locale, "erase_matches", n=erased.matches))
             await interaction.response.edit_message(content=text, view=None)
         except Exception as exc:  # every failure gets an answer
             await report_error(interaction, exc)

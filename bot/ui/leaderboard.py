@@ -133,19 +133,25 @@ def history_text(entries: Sequence[HistoryEntry], name: str, locale: str | None)
         if e.fixed_teams:
             lines.append(say(
                 locale, "history_line", id=e.match_id, date=date,
-                partners=discord.utils.escape_markdown(", ".join(e.partners) or "—"),
-                opponents=discord.utils.escape_markdown(", ".join(e.opponents)),
+                partners=_names(e.partners, locale) or "—",
+                opponents=_names(e.opponents, locale),
                 result=result, hands=e.hands,
                 levels=f" · {e.levels[0]}:{e.levels[1]}" if e.levels else "",
                 ranked=ranked))
         else:  # no fixed partners: the sides changed from hand to hand
             lines.append(say(
                 locale, "history_line_open", id=e.match_id, date=date,
-                players=discord.utils.escape_markdown(", ".join(e.others)), result=result,
+                players=_names(e.others, locale), result=result,
                 hands=e.hands,
                 levels=say(locale, "history_own_level", level=e.levels[0]) if e.levels
                 else "", ranked=ranked))
     return "\n".join(lines)
+
+
+def _names(names: Sequence[str], locale: str | None) -> str:
+    """Seat names as a list; a former player (who erased their data) has none."""
+    return ", ".join(discord.utils.escape_markdown(n) if n else say(locale, "former_player")
+                     for n in names)
 
 
 def settings_text(settings: ServerSettings, default_timer: float, locale: str | None) -> str:

@@ -15,7 +15,7 @@ from bot.ui.render import ThreadPictures
 LOBBY = ["create", "join", "leave", "addbot", "removebot", "start", "remove", "end", "status",
          "rules"]
 PLAY = ["hand", "play", "declare", "bury", "swap", "return", "choose", "call"]
-STATS = ["leaderboard", "stats", "history", "export"]
+STATS = ["leaderboard", "stats", "history", "export", "erase-my-data"]
 ADMIN = ["settings", "erase-data"]
 
 
@@ -61,7 +61,7 @@ async def test_the_cogs_share_one_group_in_the_written_order() -> None:
 async def test_unloading_a_cog_takes_out_its_subcommands_and_controls() -> None:
     bot = await _loaded()
     assert {"LeaderboardButton", "TableButton", "LetInButton", "PanelChoice", "NoSwapButton",
-            "PickMenu", "PickButton", "EraseButton"} <= _controls(bot)
+            "PickMenu", "PickButton", "EraseButton", "ForgetButton"} <= _controls(bot)
     await bot.unload_extension("cogs.stats")
     assert _subcommands(bot) == LOBBY + PLAY + ADMIN
     assert "LeaderboardButton" not in _controls(bot)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.harness import answered, running_bot, table_message
+from tests.bot.harness import answered, running_bot, table_message, wait_until
 from tests.bot.test_stats_e2e import ENV, SHORT, _seed_players, ask, play_match
 
 pytestmark = pytest.mark.asyncio
@@ -102,4 +102,64 @@ async def test_a_server_admin_erases_the_servers_data_after_saying_yes(tmp_path:
                 ).message.embeds[0]["description"] == other_board
         assert "turn timer: 45 s" in (await ask(world, bob, "settings", channel=elsewhere)
                                       ).message.content
+    fake.assert_clean()
+
+
+async def test_a_player_erases_their_own_data_and_the_others_keep_their_matches(
+        tmp_path: Path) -> None:
+    async with running_bot(tmp_path, env=ENV) as world:
+        fake = world.fake
+        alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+        await ask(world, fake.add_user("Admin", manage_guild=True), "settings", options=SHORT)
+        await play_match(world, alice, bob)  # Alice (seat 1) against Bob (seat 2)
+        played = world.channel
+        history = (await ask(world, bob, "history")).message.content
+        match_id = int(re.search(r"#(\d+)", history).group(1))  # type: ignore[union-attr]
+        assert "vs Alice, " in history
+
+        # seated at an open table: refused, naming it
+        lobby = fake.add_channel(world.guild, "lobby")
+        await answered(await fake.slash(alice, lobby, "shengji", "create"))
+        ix = await ask(world, alice, "erase-my-data")
+        assert ix.message.content.startswith("Nothing was erased: you have a seat at the "
+                                             f"table in <#{lobby.id}>.")
+        assert not ix.message.custom_ids()
+        await answered(await fake.slash(alice, lobby, "shengji", "leave"))
+
+        ix = await ask(world, alice, "erase-my-data")
+        assert "In 1 match you played, your seat will show as “a former player”" \
+            in ix.message.content
+        erase = ix.message.button("Erase my data")["custom_id"]
+        assert erase == f"sj:forget:{world.guild.id}:{alice.id}:yes"
+        click = await answered(await fake.click(alice, ix.message, erase))
+        assert click.response_type == 7
+        assert fake.message(ix.message.id).content.startswith(
+            "Erased: your name, stats and rating on this server are gone, and you are a "
+            "former player in 1 match.")
+        assert not fake.message(ix.message.id).custom_ids()
+
+        # she is gone from every record; Bob's match is whole, against a former player
+        stats = (await ask(world, alice, "stats")).message.embeds[0]["description"]
+        assert "has not played on this server" in stats
+        assert "Bob" in (await ask(world, bob, "leaderboard")).message.embeds[0]["description"]
+        assert "Alice" not in (await ask(world, bob, "leaderboard")
+                               ).message.embeds[0]["description"]
+        history = (await ask(world, bob, "history")).message.content
+        assert f"#{match_id}" in history and "vs a former player, " in history
+        assert "Alice" not in history
+        export = (await ask(world, bob, "export", match=match_id)).message.attachments[0].data
+        assert str(alice.id) not in export.decode() and "Alice" not in export.decode()
+        assert "Nothing is stored of you" in (await ask(world, alice, "erase-my-data")
+                                              ).message.content
+        # Play again seats Bob and the computers, Bob the host; Alice's seat is free
+        again = table_message(world, played)
+        click = await answered(await fake.click(bob, again, again.button("Play again")
+                                                ["custom_id"]))
+        assert click.message.content.startswith("A new table with the same seats is open")
+        await wait_until(lambda: "Seat 1: (empty)" in table_message(world, played).content)
+        lobby_text = table_message(world, played).content
+        assert "Seat 2: Bob" in lobby_text and "Alice" not in lobby_text
+        await answered(await fake.slash(bob, played, "shengji", "start"))
+        await wait_until(lambda: "Seat 1: (empty)" not in table_message(world, played).content)
+        assert "Alice" not in table_message(world, played).content
     fake.assert_clean()

@@ -171,7 +171,8 @@ def interactions(draw: st.DrawFn) -> dict[str, Any]:
                                             "sj:noswap:{c}", "sj:join:1", "sj:hand:99999",
                                             "nonsense", "sj:", "sj:lb:{c}:rating:0",
                                             "sj:lb:1:wins:9999999999999",
-                                            "sj:erase:{c}:yes", "sj:erase:1:no"])),
+                                            "sj:erase:{c}:yes", "sj:erase:1:no",
+                                            "sj:forget:{c}:1:yes"])),
             "option_value": draw(st.sampled_from(["1", "AS", "AS AS", "zz", ""]))}
 
 

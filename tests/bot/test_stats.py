@@ -19,6 +19,7 @@ from bot.stats.export import MatchExporter, replay_export
 from bot.stats.queries import PAGE_SIZE, StatsQueries
 from bot.stats.settings import ServerSettings, ServerSettingsService, parse_option_text
 from bot.store import (
+    FORMER_PLAYER,
     HandRecord,
     MatchRecord,
     Rating,
@@ -28,7 +29,7 @@ from bot.store import (
 )
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
-from bot.ui.leaderboard import lb_custom_id, leaderboard_view, settings_text
+from bot.ui.leaderboard import history_text, lb_custom_id, leaderboard_view, settings_text
 from engine.actions import Event
 from tests.bot.backends import Backend
 from tests.bot.deciders import RandomDeciders
@@ -274,6 +275,49 @@ async def test_a_hand_left_uncounted_by_a_crash_is_counted_at_start_up(
     assert await store.pending_stats() == []
     with pytest.raises(StoreError, match="cannot be counted"):
         await store.count_hand(match_id, 0, [], [])
+
+
+async def test_a_former_players_seat_is_never_counted_rated_or_seated_again(
+        store: Store) -> None:
+    """Ann erases her data while a hand of her match is still to be counted (the bot died
+    before counting it): the count at start-up counts Bea's part only, and Play again
+    seats Bea and the computers, Ann's seat empty, Bea the host."""
+    stats, dying = Stats(store), Stats(store)
+
+    async def never(match_id: int) -> None:
+        """The bot "died" before counting (after deciding the match is ranked)."""
+
+    dying.counter.hand_recorded = never  # type: ignore[method-assign]
+    service = service_for(store, dying)
+    try:
+        table = await play_match(service, GUILD, 1, [ANN, BEA, None, None])
+    finally:
+        await service.close()
+    assert table.match_id is not None and await store.pending_stats() == [table.match_id]
+    assert (await store.erase_player(GUILD, ANN)).matches == 1
+    assert await stats.counter.catch_up() == len(await store.match_hands(table.match_id))
+    former = await store.player_stats(GUILD, FORMER_PLAYER)  # (a name only: none)
+    assert former is None or (former.played, former.hands_defending, former.hands_attacking,
+                              former.name, former.rating) == (0, 0, 0, "", None)
+    assert await store.load_ratings(GUILD, [FORMER_PLAYER]) == {}
+    assert await store.player_stats(GUILD, ANN) is None
+    bea = await store.player_stats(GUILD, BEA)
+    assert bea is not None and bea.rating is not None and bea.hands_defending \
+        + bea.hands_attacking == len(await store.match_hands(table.match_id))
+    assert [row.user_id for row in (await store.leaderboard(GUILD, "rating"))[0]] == [BEA]
+    (entry,) = await stats.queries.history(GUILD, BEA)  # Bea (seat 1) against seats 0, 2
+    assert entry.opponents[0] == ""
+    assert f"vs a former player, {entry.opponents[1]} ·" in history_text([entry], "Bea",
+                                                                         "en-US")
+
+    service = service_for(store, stats)
+    try:
+        again = await service.play_again(1, BEA)
+        assert again.host_id == BEA and again.seats[0] is None
+        assert [s.user_id if s else None for s in again.seats] == [None, BEA, None, None]
+        assert [s.is_ai for s in again.seats[2:] if s] == [True, True]
+    finally:
+        await service.close()
 
 
 async def test_leaderboard_pages_of_ten_with_buttons_that_carry_only_ids(

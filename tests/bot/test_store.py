@@ -19,11 +19,13 @@ import pytest
 
 from bot.stats.settings import ServerSettings, ServerSettingsService
 from bot.store import (
+    FORMER_PLAYER,
     GuildData,
     HandRecord,
     HandStats,
     MatchStatus,
     Migration,
+    PlayerData,
     PostgresStore,
     Rating,
     SeatRecord,
@@ -286,6 +288,57 @@ async def test_erasing_a_server_deletes_its_rows_and_no_other_servers(
     assert await store.load_actions(kept) == [action(0)]
     await _a_server_that_played(store, GUILD, CHANNEL)
     assert (await totals(store, GUILD, ALICE))[1:3] == (1, 1)
+
+
+async def test_erasing_a_player_takes_them_out_of_the_servers_rows_and_keeps_the_matches(
+        store: Store, backend: Backend) -> None:
+    first = await _a_server_that_played(store, GUILD, CHANNEL)  # Alice (seat 0), Bob (2)
+    second = await store.create_match(GUILD, CHANNEL, 2, RULES, seats())
+    await store.finish_match(second, "abandoned", None)
+    elsewhere = await _a_server_that_played(store, OTHER_GUILD, CHANNEL + 1)
+    assert await store.player_data(GUILD, ALICE) == PlayerData(2, True, ())
+
+    # she sits at a table in a lobby, or in a match in play (even one without a table):
+    # nothing changes, and the channels are named
+    await store.save_table(table(CHANNEL + 2))  # (Alice's lobby)
+    playing = await store.create_match(GUILD, CHANNEL + 3, 3, RULES, seats())
+    before = await _rows_of(backend, GUILD)
+    assert await store.erase_player(GUILD, ALICE) == PlayerData(3, True,
+                                                                (CHANNEL + 2, CHANNEL + 3))
+    assert await _rows_of(backend, GUILD) == before
+    await store.save_table(table(CHANNEL + 2, seats=[None, SeatRecord("human", BOB, "Bob 张"),
+                                                     None, None], host_id=BOB))
+    await store.finish_match(playing, "abandoned", None)
+
+    assert await store.erase_player(GUILD, ALICE) == PlayerData(3, True, ())
+    assert await store.player_data(GUILD, ALICE) == PlayerData(0, False, ())
+    assert await store.player_stats(GUILD, ALICE) is None
+    assert await store.load_ratings(GUILD, [ALICE]) == {}
+    assert await store.match_history(GUILD, user_id=ALICE) == []
+    # the matches are whole, her seat a former player's; Bob's record is his
+    match = await store.load_match(first)
+    assert match is not None
+    assert match.seats == [SeatRecord("human", FORMER_PLAYER, ""), *seats()[1:]]
+    assert [m.id for m in await store.match_history(GUILD, user_id=BOB)] == \
+        [playing, second, first]
+    assert (await totals(store, GUILD, BOB))[:4] == ("Bob 张", 1, 1, 2)
+    ended = await store.load_table(CHANNEL)
+    assert ended is not None and ended.seats[0] is None and ended.host_id == FORMER_PLAYER
+    assert ended.seats[1:] == seats()[1:]
+    for name, where in _BY_GUILD.items():  # (her id is in no row of the server)
+        rows = await backend.raw(f"SELECT * FROM {name} WHERE {where}", (GUILD,))
+        assert not [r for r in rows if str(ALICE) in repr(r)], name
+    # a former player is no player of the server, and another server's Alice is untouched
+    assert (await store.guild_data(GUILD)).players == 1
+    assert (await totals(store, OTHER_GUILD, ALICE))[:3] == ("Alice", 1, 1)
+    assert (await store.load_match(elsewhere)).seats == seats()  # type: ignore[union-attr]
+    assert await store.erase_player(GUILD, ALICE) == PlayerData(0, False, ())
+    with pytest.raises(StoreError, match="a former player"):
+        await store.erase_player(GUILD, FORMER_PLAYER)
+    # the server's erase takes the former players' seats too
+    await store.save_table(table(CHANNEL + 2, status="finished"))
+    assert (await store.erase_guild(GUILD)).matches == 3
+    assert set((await _rows_of(backend, GUILD)).values()) == {0}
 
 
 async def totals(store: Store, guild_id: int, user_id: int) -> tuple[object, ...]:
