@@ -89,7 +89,9 @@ class ShengjiBot(commands.AutoShardedBot):
         self.deciders = EngineDeciders(AiPool(workers=1))
         self.tables = TableService(self.store, publisher, self.deciders,
                                    default_settings=self.default_table_settings,
-                                   seed=self.settings.seed, stats=self.counter)
+                                   seed=self.settings.seed, stats=self.counter,
+                                   idle_lobby=self.settings.lobby_hours * 3600 or None,
+                                   idle_paused=self.settings.paused_hours * 3600 or None)
         self.publisher = publisher
         self.services = Services(
             tables=self.tables, notes=publisher, panels=panels,

@@ -35,6 +35,10 @@ class Settings:
     pause_scale: float = 1.0  # SHENGJI_PAUSE_SCALE: multiplies every pause (tests: 0.01)
     edit_interval: float = 1.0  # SHENGJI_EDIT_INTERVAL: table message edits coalesce
     seed: int | None = None  # SHENGJI_SEED: fixed deals, for tests and demos
+    # SHENGJI_LOBBY_HOURS / SHENGJI_PAUSED_HOURS: a lobby nobody touched, or a match paused
+    # with every player away, is closed after so many hours (0: never)
+    lobby_hours: float = 24.0
+    paused_hours: float = 168.0
     # SHENGJI_SHARD_COUNT / SHENGJI_SHARDS: this process serves these of that many shards
     shard_count: int | None = None
     shards: tuple[int, ...] | None = None
@@ -56,7 +60,11 @@ class Settings:
                 ("pause_scale", "SHENGJI_PAUSE_SCALE",
                  "a number, 0 or more (how many times each pause)", False),
                 ("edit_interval", "SHENGJI_EDIT_INTERVAL", "a number of seconds, 0 or more",
-                 False)):
+                 False),
+                ("lobby_hours", "SHENGJI_LOBBY_HOURS", "a number of hours, 0 or more "
+                 "(0: never)", False),
+                ("paused_hours", "SHENGJI_PAUSED_HOURS", "a number of hours, 0 or more "
+                 "(0: never)", False)):
             raw = os.environ.get(var, "").strip()
             if raw:
                 try:

@@ -7,7 +7,8 @@ runs (no lock, no clock task): those belong to the service.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+import time
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.errors import BotError
@@ -111,6 +112,9 @@ class Table:
     # when the person to act runs out of time (Unix time; None: nobody's timer runs).
     # Set by the service when a wait begins; not stored (a restart starts a new wait).
     turn_ends: float | None = None
+    # when something last happened at the table (Unix time: a change saved, an action):
+    # a lobby or a paused match left alone for long is closed (``TableService``)
+    active_at: float = field(default_factory=time.time)
 
     @property
     def rules(self) -> Ruleset:
@@ -136,7 +140,9 @@ class Table:
         return cls(record.channel_id, record.guild_id, record.host_id, record.preset,
                    dict(record.options), TableSettings.from_dict(record.settings),
                    [Seat.of(s) if s else None for s in record.seats], record.locale,
-                   record.message_id, record.status, record.match_id)
+                   record.message_id, record.status, record.match_id,
+                   active_at=record.updated_at.timestamp() if record.updated_at
+                   else time.time())
 
     @property
     def paused(self) -> bool:

@@ -68,6 +68,8 @@ log = logging.getLogger(__name__)
 #: A clock step that could not be done (the database away) is tried again after 1 s, then
 #: 2, 4, up to this (or at once when something happens at the table).
 CLOCK_RETRY_LONGEST = 8.0
+#: How often, at most and at least, the service looks for tables left alone (seconds).
+IDLE_SWEEP_LONGEST, IDLE_SWEEP_SHORTEST = 600.0, 1.0
 
 
 class Publisher(Protocol):
@@ -146,6 +148,12 @@ def _damage_reason(exc: Exception) -> str:
     return type(exc).__name__
 
 
+def _hours(seconds: float) -> int | float:
+    """Seconds as hours, for a text: a whole number where it is one."""
+    hours = round(seconds / 3600, 3)
+    return int(hours) if hours == int(hours) else hours
+
+
 def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """The game after ``action`` and its events; ``game`` itself is left as it was
     (``EngineError`` if the rules refuse the action). A new holder, so whoever still
@@ -157,7 +165,10 @@ def next_game(game: Game, action: Action) -> tuple[Game, list[Event]]:
 class TableService:
     def __init__(self, store: Store, publisher: Publisher, deciders: Deciders, *,
                  default_settings: TableSettings | None = None, seed: int | None = None,
-                 stats: StatsHooks | None = None) -> None:
+                 stats: StatsHooks | None = None, idle_lobby: float | None = None,
+                 idle_paused: float | None = None) -> None:
+        """``idle_lobby``, ``idle_paused``: seconds after which a lobby nobody touched, or
+        a match paused with everyone away, is closed (``_close_idle``); None: never."""
         self.store = store
         self.publisher = publisher
         self.deciders = deciders
@@ -169,6 +180,9 @@ class TableService:
         self._going: set[int] = set()  # channels whose table ``_gone`` is ending
         self._rng = random.Random(seed)  # a seed makes every deal repeatable (tests)
         self._closing = False
+        self.idle_lobby = idle_lobby
+        self.idle_paused = idle_paused
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- start-up and shutdown ------------------------------------------------------------
 
@@ -218,6 +232,8 @@ class TableService:
     async def close(self) -> None:
         self._closing = True
         tasks = [run.task for run in self._running.values() if run.task]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -610,7 +626,9 @@ class TableService:
             return  # a table that was replaced meanwhile
         async with run.lock:
             table.message_id = message_id
+            active_at = table.active_at  # (the bot posting is nobody's doing)
             await self._save(table)
+            table.active_at = active_at
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -667,6 +685,7 @@ class TableService:
             after, events = next_game(game, action)
         except EngineError as exc:
             raise BotError.refused("illegal", exc) from None
+        table.active_at = time.time()
         try:
             cancelled = await _to_the_end(self.store.append_action(
                 table.match_id, len(game.log), action_to_dict(action)))
@@ -803,6 +822,56 @@ class TableService:
         except TimeoutError:
             pass
 
+    # -- tables left alone --------------------------------------------------------------------
+
+    def _idle_limit(self, table: Table) -> float | None:
+        """How long the table may be left alone: a lobby, or a match paused with every
+        person away (a table playing on is never idle: its computers play)."""
+        if table.status == "lobby":
+            return self.idle_lobby
+        if table.status == "playing" and table.paused:
+            return self.idle_paused
+        return None
+
+    async def _sweep(self) -> None:
+        """Closes the tables left alone for longer than their limit, looking now and then
+        (a tenth of the shorter limit, from 1 s to 10 minutes)."""
+        limits = [limit for limit in (self.idle_lobby, self.idle_paused) if limit]
+        every = min(IDLE_SWEEP_LONGEST, max(IDLE_SWEEP_SHORTEST, min(limits) / 10))
+        while not self._closing:
+            await asyncio.sleep(every)
+            now = time.time()
+            for table in list(self.tables.values()):
+                limit = self._idle_limit(table)
+                if limit and now - table.active_at >= limit:
+                    try:
+                        await self._close_idle(table)
+                    except StoreError as exc:  # (the next look tries again)
+                        log.warning("could not close the idle table in channel %s: %s",
+                                    table.channel_id, exc)
+                    except Exception:  # (one table's failure must not stop the others)
+                        log.exception("could not close the idle table in channel %s",
+                                      table.channel_id)
+
+    async def _close_idle(self, table: Table) -> None:
+        """The table is closed as by ``/shengji end`` (a match abandoned), saying why."""
+        run = self._running.get(table.channel_id)
+        if run is None or self.tables.get(table.channel_id) is not table:
+            return
+        async with run.lock:
+            limit = self._idle_limit(table)  # (looked at again: someone may have come)
+            if not limit or time.time() - table.active_at < limit:
+                return
+            kind = "closed_idle_lobby" if table.status == "lobby" else "closed_idle_paused"
+            await self._abandon(table)
+            await self._save(table)
+            run.outbox.put([event(kind, hours=_hours(limit))])
+        if run.task:
+            run.task.cancel()
+        log.info("the table in channel %s was left alone for %g hours: closed",
+                 table.channel_id, _hours(limit))
+        await run.outbox.flush()
+
     async def _tick(self, table: Table, run: _Running) -> None:
         """What the clock does when a wait is over: a step of the game's own (deal, end
         of the deal, next hand), or a computer's decision for the seat to act: a computer
@@ -900,6 +969,8 @@ class TableService:
         run = _Running(Outbox(lambda events: self._deliver(table, events),
                               f"channel {table.channel_id}"))
         self._running[table.channel_id] = run
+        if self._sweeper is None and (self.idle_lobby or self.idle_paused):
+            self._sweeper = asyncio.create_task(self._sweep(), name="idle-tables")
         return run
 
     def _get(self, channel_id: int) -> tuple[Table, _Running]:
@@ -907,6 +978,7 @@ class TableService:
         return table, self._running[channel_id]
 
     async def _save(self, table: Table) -> None:
+        table.active_at = time.time()
         await self.store.save_table(table.record())
 
     async def _save_away(self, table: Table) -> None:

@@ -8,7 +8,7 @@ values and the rest of the bot depends on :class:`Store` alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -108,6 +108,8 @@ class TableRecord:
     match_id: int | None
     status: TableStatus
     locale: str
+    #: when the row was last saved (as read from the store; None in a record to save)
+    updated_at: datetime | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("channel_id", "guild_id", "host_id"):

@@ -99,8 +99,9 @@ def _table_from_row(row: Sequence[Any]) -> TableRecord:
             preset=row[4], options=loads(row[5], "options"),
             settings=loads(row[6], "settings"),
             seats=_seat_list(loads(row[7], "seats"), "seats", empty_allowed=True),
-            match_id=row[8], status=row[9], locale=row[10])
-    except (StoreError, KeyError, TypeError, ValueError) as exc:
+            match_id=row[8], status=row[9], locale=row[10],
+            updated_at=None if row[11] is None else _from_ms(row[11]))
+    except (StoreError, KeyError, TypeError, ValueError, OverflowError, OSError) as exc:
         raise corrupt("tables", f"channel_id={row[0]}", exc) from None
 
 
@@ -314,16 +315,16 @@ class GameLogStore(SqlBackend):
     async def _tables(self, which: str) -> list[TableRecord]:
         shards, params = self._shard_filter()
         rows = await self._fetch("loading the tables",
-                                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE TRUE{which}{shards} "
-                                 "ORDER BY channel_id", params)
+                                 f"SELECT {_TABLE_COLUMNS}, updated_at FROM tables "
+                                 f"WHERE TRUE{which}{shards} ORDER BY channel_id", params)
         return skip_corrupt(rows, _table_from_row, "table")
 
     async def load_table(self, channel_id: int) -> TableRecord | None:
         """The channel's table, if one is stored (``CorruptRow`` if it does not read)."""
         check_id(channel_id, "channel_id")
         rows = await self._fetch(f"loading the table in channel {channel_id}",
-                                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ?",
-                                 (channel_id,))
+                                 f"SELECT {_TABLE_COLUMNS}, updated_at FROM tables "
+                                 "WHERE channel_id = ?", (channel_id,))
         return _table_from_row(rows[0]) if rows else None
 
     # -- matches --

@@ -145,6 +145,71 @@ async def test_with_every_person_away_the_next_hand_waits_for_one_to_be_back(
     await _wait(lambda: table.game.hand_number == hand + 2)
 
 
+#: The idle limit of the tests below: 3.6 s (the service looks every second at most).
+IDLE = 3.6
+
+
+async def _idle_service(backend: Backend, store: Store | None = None, **limits: float
+                        ) -> tuple[TableService, Recorder, Store]:
+    service, recorder, store = await _service(backend, store)
+    service.idle_lobby, service.idle_paused = limits.get("lobby"), limits.get("paused")
+    return service, recorder, store
+
+
+async def test_a_lobby_left_alone_is_closed_and_one_in_use_is_not(backend: Backend) -> None:
+    service, recorder, store = await _idle_service(backend, lobby=IDLE)
+    loop = asyncio.get_running_loop()
+    left = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                preset="classic", options={})
+    used = await service.create(channel_id=2, guild_id=9, user_id=200, name="Bea",
+                                preset="classic", options={})
+    start = loop.time()
+    while left.status == "lobby":  # Bea's lobby is used (a join, a leave) now and then
+        assert loop.time() < start + 20, "the lobby left alone was not closed"
+        await service.join(2, 300, "Cal")
+        await service.leave(2, 300)
+        await asyncio.sleep(0.5)
+    assert loop.time() - start >= IDLE
+    assert used.status == "lobby" and left.status == "finished"
+    await _wait(lambda: any(e.kind == "closed_idle_lobby" for e in recorder.public))
+    closed = [e for e in recorder.public if e.kind == "closed_idle_lobby"]
+    assert [e.get("hours") for e in closed] == [0.001]
+    assert [t.channel_id for t in await store.live_tables()] == [2]
+    with pytest.raises(BotError, match="no_table"):
+        service.get(1)
+    await service.create(channel_id=1, guild_id=9, user_id=300, name="Cal",
+                         preset="classic", options={})  # the channel is free
+
+    # a restart counts from the last change stored, not from the start
+    await service.close()
+    await asyncio.sleep(IDLE)
+    service, recorder, _ = await _idle_service(backend, store, lobby=IDLE)
+    restored = {r.table.channel_id: r.table for r in await service.restore()}
+    assert set(restored) == {1, 2}
+    start = loop.time()
+    await _wait(lambda: all(t.status == "finished" for t in restored.values()), timeout=10)
+    assert loop.time() - start < IDLE  # (closed at the first look)
+    assert await store.live_tables() == []
+
+
+async def test_a_match_paused_with_everyone_away_for_long_is_closed_and_abandoned(
+        backend: Backend) -> None:
+    service, recorder, store = await _idle_service(backend, paused=IDLE, lobby=600)
+    settings = TableSettings(turn_timer=0.05, deal_pause=0.0, last_chance=0.0,
+                             hand_pause=0.0, ai_pause=0.0, away_pause=0.0)
+    table = await _started(service, 100, settings)
+    await _wait(lambda: table.paused, timeout=60)
+    paused = asyncio.get_running_loop().time()
+    await _wait(lambda: any(e.kind == "closed_idle_paused" for e in recorder.public),
+                timeout=20)  # (told after the table is finished: waited for)
+    assert asyncio.get_running_loop().time() - paused >= IDLE - 0.1
+    assert table.status == "finished" and recorder.public[-1].kind == "closed_idle_paused"
+    assert table.match_id is not None
+    match = await store.load_match(table.match_id)
+    assert match is not None and match.status == "abandoned"
+    assert await store.live_tables() == []
+
+
 async def test_two_clicks_at_once_apply_one_action(backend: Backend) -> None:
     service, _, store = await _service(backend)
     table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
