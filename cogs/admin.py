@@ -1,6 +1,6 @@
 """``/shengji settings``: a server's defaults for new tables (changing them needs
-Manage Server); ``/shengji erase-data``: everything stored of the server erased (Manage
-Server, asked first)."""
+Manage Server); ``/shengji erase-data``: the caller's own record erased, or everything
+stored of the server (Manage Server), asked first."""
 
 from __future__ import annotations
 
@@ -12,15 +12,17 @@ from bot.errors import BotError
 from bot.services import Services, services_of
 from bot.table_data import HOSTED_PRESETS
 from bot.tree import locale_of, reply
-from bot.ui.erasure import EraseButton, server_question
+from bot.ui.erasure import EraseButton, ForgetButton, player_question, server_question
 from bot.ui.leaderboard import settings_text
 from cogs.group import ShengjiCog, can_manage_server, server_of, subcommand
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in HOSTED_PRESETS]
+WHOSE_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("mine", "server")]
 
 
 class Admin(ShengjiCog):
-    controls = (EraseButton,)  # an erase question answered after a restart still works
+    # an erase question answered after a restart still works
+    controls = (EraseButton, ForgetButton)
 
     def __init__(self, services: Services, bot: commands.Bot) -> None:
         super().__init__(bot)
@@ -52,19 +54,26 @@ class Admin(ShengjiCog):
         default_timer = self.services.default_table_settings.turn_timer
         await reply(interaction, settings_text(current, default_timer, locale_of(interaction)))
 
-    @subcommand("erase-data", "Erase this server's matches, stats and settings (Manage Server)")
-    async def erase_data(self, interaction: discord.Interaction) -> None:
+    @subcommand("erase-data", "Erase your data on this server, or all of the server's")
+    @app_commands.describe(whose="mine (default): your name, stats and rating; server: "
+                           "everything of this server (Manage Server)")
+    @app_commands.choices(whose=WHOSE_CHOICES)
+    async def erase_data(self, interaction: discord.Interaction, whose: str = "mine") -> None:
         """Asks first, privately, saying what would go (``bot.ui.erasure``)."""
-        guild = server_of(interaction)
-        if not can_manage_server(interaction):
-            raise BotError("need_manage_server_erase")
-        found = await self.services.server_data.guild_data(guild)
-        text, view = server_question(found, locale_of(interaction), guild)
+        guild, locale = server_of(interaction), locale_of(interaction)
+        if whose == "server":
+            if not can_manage_server(interaction):
+                raise BotError("need_manage_server_erase")
+            text, view = server_question(await self.services.server_data.guild_data(guild),
+                                         locale, guild)
+        else:
+            user = interaction.user.id
+            text, view = player_question(
+                await self.services.server_data.player_data(guild, user), locale, guild, user)
         if view is None:
             await reply(interaction, text)
         else:
             await reply(interaction, text, view=view)
-
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Admin(services_of(bot), bot))

@@ -1,5 +1,5 @@
 """``/shengji`` lobby commands: open, join and leave a table, seat computers, start and
-end the match, show the table and a preset's rules."""
+end the match, show the table and a preset's rules, and the guide to it all (help)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from bot.services import Services, services_of
 from bot.stats.settings import parse_option_text
 from bot.table_data import AI_LEVELS, HOSTED_PRESETS
 from bot.text.catalogue import say
+from bot.text.commands import help_text
 from bot.text.presets import preset_rules_text, presets_text
 from bot.tree import locale_of, reply
 from bot.ui.buttons import LetInButton, TableButton, join_or_ask
 from cogs.group import (
+    GROUP_NAME,
     ShengjiCog,
     can_manage_server,
     channel_of,
@@ -157,6 +159,14 @@ class Lobby(ShengjiCog):
         except EngineError as exc:
             raise BotError.refused("bad_rules", exc) from None
         await reply(interaction, preset_rules_text(locale, rules))
+
+    @subcommand("help", "How to play here, and every command")
+    async def help(self, interaction: discord.Interaction) -> None:
+        command = interaction.command
+        group = command.parent if isinstance(command, app_commands.Command) else None
+        listed = [(c.name, c.description) for c in group.commands] if group else []
+        await reply(interaction, embed=discord.Embed(description=help_text(
+            locale_of(interaction), GROUP_NAME, listed)))
 
 
 async def setup(bot: commands.Bot) -> None:

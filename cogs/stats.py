@@ -1,6 +1,5 @@
 """``/shengji`` stats commands: the server's leaderboard, a player's stats and history,
-a finished match's export, and a player's own record erased. Every query is confined to
-the caller's server."""
+and a finished match's export. Every query is confined to the caller's server."""
 
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ from discord.ext import commands
 from bot.services import Services, services_of
 from bot.text.catalogue import say
 from bot.tree import locale_of, reply
-from bot.ui.erasure import ForgetButton, player_question
 from bot.ui.leaderboard import (
     LeaderboardButton,
     history_text,
@@ -29,7 +27,7 @@ ORDER_CHOICES = [app_commands.Choice(name=name, value=name)
 
 
 class Stats(ShengjiCog):
-    controls = (LeaderboardButton, ForgetButton)  # (their buttons survive restarts)
+    controls = (LeaderboardButton,)  # leaderboard pages survive restarts
 
     def __init__(self, services: Services, bot: commands.Bot) -> None:
         super().__init__(bot)
@@ -71,17 +69,6 @@ class Stats(ShengjiCog):
         data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
         await reply(interaction, say(locale_of(interaction), "export_ready", match=match),
                     file=discord.File(io.BytesIO(data), filename=f"shengji-match-{match}.json"))
-
-    @subcommand("erase-my-data", "Erase your name, stats and rating on this server")
-    async def erase_my_data(self, interaction: discord.Interaction) -> None:
-        """Asks first, privately, saying what would go (``bot.ui.erasure``)."""
-        guild, user = server_of(interaction), interaction.user.id
-        found = await self.services.server_data.player_data(guild, user)
-        text, view = player_question(found, locale_of(interaction), guild, user)
-        if view is None:
-            await reply(interaction, text)
-        else:
-            await reply(interaction, text, view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,5 +1,5 @@
-"""Erasing stored data, the Discord side: ``/shengji erase-data`` (a server's, for Manage
-Server) and ``/shengji erase-my-data`` (one player's in a server). Each asks privately
+"""Erasing stored data, the Discord side: ``/shengji erase-data`` (one player's in a
+server) and ``erase-data whose:server`` (a server's, for Manage Server). Each asks privately
 first, saying what would go, with two buttons (erase, keep). The buttons are persistent:
 their id says whose data and which answer, and the erase is checked again when pressed
 (the right to ask, no table open), so a question left open for a while never erases what
@@ -43,7 +43,8 @@ def _guild_refused(found: GuildData, locale: str | None) -> str:
 
 def server_question(found: GuildData, locale: str | None, guild_id: int
                     ) -> tuple[str, discord.ui.View | None]:
-    """What ``erase-data`` answers: the question with its buttons, or why there is none."""
+    """What ``erase-data whose:server`` answers: the question with its buttons, or why
+    there is none."""
     if found.live_channels:
         return _guild_refused(found, locale), None
     if found.empty:
@@ -60,8 +61,8 @@ def _player_refused(found: PlayerData, locale: str | None) -> str:
 
 def player_question(found: PlayerData, locale: str | None, guild_id: int, user_id: int
                     ) -> tuple[str, discord.ui.View | None]:
-    """What ``erase-my-data`` answers: the question with its buttons, or why there is
-    none."""
+    """What ``erase-data`` (whose: mine) answers: the question with its buttons, or why
+    there is none."""
     if found.live_channels:
         return _player_refused(found, locale), None
     if found.empty:

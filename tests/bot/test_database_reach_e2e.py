@@ -187,7 +187,8 @@ async def test_a_database_restart_mid_match_is_said_and_the_match_goes_on_after(
         assert board.message.ephemeral
         assert board.message.content == say("en-US", "store_unreachable")
         admin = fake.add_user("Admin", manage_guild=True)
-        erase = await answered(await fake.slash(admin, channel, "shengji", "erase-data"))
+        erase = await answered(await fake.slash(admin, channel, "shengji", "erase-data",
+                                                  whose="server"))
         assert erase.message.ephemeral and not erase.message.custom_ids()
         assert erase.message.content == say("en-US", "store_unreachable")
         await late.open()

@@ -1,6 +1,7 @@
-"""The real bot against the fake Discord: ``/shengji erase-data`` erases everything stored
-of one server, only for Manage Server, only after asking, never while a table is open, and
-never another server's data; its buttons work after a restart."""
+"""The real bot against the fake Discord: ``/shengji erase-data whose:server`` erases
+everything stored of one server, only for Manage Server, only after asking, never while a
+table is open, and never another server's data; its buttons work after a restart.
+``/shengji erase-data`` (whose: mine) takes one player out of the server's records."""
 
 from __future__ import annotations
 
@@ -35,21 +36,21 @@ async def test_a_server_admin_erases_the_servers_data_after_saying_yes(tmp_path:
         assert "Seeded02" in other_board
 
         # only Manage Server may ask
-        ix = await ask(world, alice, "erase-data")
+        ix = await ask(world, alice, "erase-data", whose="server")
         assert "Only members with Manage Server can erase" in ix.message.content
         assert not ix.message.custom_ids()
 
         # a table open in the server: refused, naming its channel
         lobby = fake.add_channel(world.guild, "lobby")
         await answered(await fake.slash(alice, lobby, "shengji", "create"))
-        ix = await ask(world, admin, "erase-data")
+        ix = await ask(world, admin, "erase-data", whose="server")
         assert ix.message.content.startswith("Nothing was erased: a table is open in "
                                              f"<#{lobby.id}>.")
         assert not ix.message.custom_ids()
         await answered(await fake.slash(alice, lobby, "shengji", "end"))
 
         # the question says what would go; "Keep it" keeps everything
-        ix = await ask(world, admin, "erase-data")
+        ix = await ask(world, admin, "erase-data", whose="server")
         question = ix.message.content
         assert "1 match with their hands and moves" in question
         assert "the records of 2 players" in question and "server settings" in question
@@ -70,7 +71,7 @@ async def test_a_server_admin_erases_the_servers_data_after_saying_yes(tmp_path:
                                        ).message.embeds[0]["description"]
 
         # asked again, answered "yes" after a restart of the bot
-        ix = await ask(world, admin, "erase-data")
+        ix = await ask(world, admin, "erase-data", whose="server")
         await world.restart()
         click = await answered(await fake.click(admin, ix.message,
                                                 ix.message.button("Erase everything")
@@ -94,8 +95,8 @@ async def test_a_server_admin_erases_the_servers_data_after_saying_yes(tmp_path:
         click = await answered(await fake.click(alice, table_message(world, played), again))
         assert click.message.ephemeral
         assert "There is no finished match at this channel's table" in click.message.content
-        assert "Nothing is stored for this server" in (await ask(world, admin, "erase-data")
-                                                       ).message.content
+        again = await ask(world, admin, "erase-data", whose="server")
+        assert "Nothing is stored for this server" in again.message.content
 
         # the other server's data is whole
         assert (await ask(world, bob, "leaderboard", channel=elsewhere)
@@ -120,13 +121,13 @@ async def test_a_player_erases_their_own_data_and_the_others_keep_their_matches(
         # seated at an open table: refused, naming it
         lobby = fake.add_channel(world.guild, "lobby")
         await answered(await fake.slash(alice, lobby, "shengji", "create"))
-        ix = await ask(world, alice, "erase-my-data")
+        ix = await ask(world, alice, "erase-data")
         assert ix.message.content.startswith("Nothing was erased: you have a seat at the "
                                              f"table in <#{lobby.id}>.")
         assert not ix.message.custom_ids()
         await answered(await fake.slash(alice, lobby, "shengji", "leave"))
 
-        ix = await ask(world, alice, "erase-my-data")
+        ix = await ask(world, alice, "erase-data")
         assert "In 1 match you played, your seat will show as “a former player”" \
             in ix.message.content
         erase = ix.message.button("Erase my data")["custom_id"]
@@ -149,7 +150,7 @@ async def test_a_player_erases_their_own_data_and_the_others_keep_their_matches(
         assert "Alice" not in history
         export = (await ask(world, bob, "export", match=match_id)).message.attachments[0].data
         assert str(alice.id) not in export.decode() and "Alice" not in export.decode()
-        assert "Nothing is stored of you" in (await ask(world, alice, "erase-my-data")
+        assert "Nothing is stored of you" in (await ask(world, alice, "erase-data")
                                               ).message.content
         # Play again seats Bob and the computers, Bob the host; Alice's seat is free
         again = table_message(world, played)

@@ -98,3 +98,33 @@ async def test_a_traditional_table_shows_its_picture_and_result_in_traditional(
         table_alt = table_message(world).attachments[0].description or ""
         assert "級別" in table_alt and "Trump" not in table_alt, table_alt
     world.fake.assert_clean()
+
+
+async def test_help_lists_every_command_as_the_players_discord_names_it(tmp_path: Path
+                                                                         ) -> None:
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        (group,) = [c for c in fake.synced_commands(world.guild) if c["name"] == "shengji"]
+        guides = {}
+        for locale in ("en-US", "zh-CN", "zh-TW"):
+            user = fake.add_user(f"Player {locale}", locale=locale)
+            ix = await fake.slash(user, world.channel, "shengji", "help")
+            await ix.wait_acked()
+            assert ix.message.ephemeral
+            guide = ix.message.embeds[0]["description"]
+            assert len(guide) <= 4096  # (Discord's most for an embed's text)
+            for sub in group["options"]:  # every subcommand, in the player's words
+                if locale == "en-US":
+                    name, description = sub["name"], sub["description"]
+                else:
+                    name = sub["name_localizations"][locale]
+                    description = sub["description_localizations"][locale]
+                slash = group["name_localizations"].get(locale, "shengji")
+                assert f"`/{slash} {name}` — {description}" in guide, (locale, name)
+            guides[locale] = guide
+        assert "`/shengji create` opens a table" in guides["en-US"]
+        assert "Press **My hand** to see your cards" in guides["en-US"]
+        assert "`/升级 开桌` 在这个频道开一桌" in guides["zh-CN"]
+        assert "按 **我的牌** 查看你的牌" in guides["zh-CN"]
+        assert "**再來一場**" in guides["zh-TW"]
+    world.fake.assert_clean()
