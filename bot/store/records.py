@@ -324,7 +324,7 @@ FORMER_PLAYER = 0
 class PlayerData:
     """What is stored of one player in one server: the matches they played, and whether
     they have a record (name, stats, rating); ``live_channels``, the tables in a lobby or in
-    play where they sit."""
+    play where they sit, or that they host."""
 
     matches: int
     record: bool

@@ -585,8 +585,8 @@ class GameLogStore(SqlBackend):
         player's (``FORMER_PLAYER``, no name), so that the others' history and exports
         stay whole; their seats at an ended table become empty, and a table they hosted
         has the former player as its host. Returns what was there;
-        unless they sit at a table in a lobby or in play there: then nothing changes, and
-        the answer names those channels."""
+        unless they sit at (or host) a table in a lobby or in play there: then nothing
+        changes, and the answer names those channels."""
         check_id(guild_id, "guild_id")
         check_id(user_id, "user_id")
         check(user_id != FORMER_PLAYER, "that user id stands for a former player")
@@ -642,9 +642,10 @@ async def _player_data(tx: Tx, guild_id: int, user_id: int) -> PlayerData:
         "WHERE guild_id = ? AND user_id = ?), "
         "(SELECT COUNT(*) FROM players WHERE guild_id = ? AND user_id = ?)",
         (guild_id, user_id, guild_id, user_id))
-    live = {int(channel_id) for channel_id, seats in await tx.fetch(
-        "SELECT channel_id, seats FROM tables WHERE guild_id = ? AND status <> 'finished'",
-        (guild_id,)) if _seats_without(seats, user_id, None) is not None}
+    live = {int(channel_id) for channel_id, host_id, seats in await tx.fetch(
+        "SELECT channel_id, host_id, seats FROM tables WHERE guild_id = ? "
+        "AND status <> 'finished'", (guild_id,))
+        if host_id == user_id or _seats_without(seats, user_id, None) is not None}
     live.update(int(row[0]) for row in await tx.fetch(
         "SELECT channel_id FROM matches WHERE status = 'playing' AND id IN (SELECT match_id "
         "FROM match_players WHERE guild_id = ? AND user_id = ?)", (guild_id, user_id)))

@@ -122,10 +122,14 @@ async def test_a_player_erases_their_own_data_and_the_others_keep_their_matches(
         lobby = fake.add_channel(world.guild, "lobby")
         await answered(await fake.slash(alice, lobby, "shengji", "create"))
         ix = await ask(world, alice, "erase-data")
-        assert ix.message.content.startswith("Nothing was erased: you have a seat at the "
+        assert ix.message.content.startswith("Nothing was erased: you sit at or host the "
                                              f"table in <#{lobby.id}>.")
         assert not ix.message.custom_ids()
+        # leaving her lobby, she still hosts it (nobody else sits there): ended, it is gone
         await answered(await fake.slash(alice, lobby, "shengji", "leave"))
+        ix = await ask(world, alice, "erase-data")
+        assert ix.message.content.startswith("Nothing was erased: you sit at or host")
+        await answered(await fake.slash(alice, lobby, "shengji", "end"))
 
         ix = await ask(world, alice, "erase-data")
         assert "In 1 match you played, your seat will show as “a former player”" \

@@ -306,9 +306,12 @@ async def test_erasing_a_player_takes_them_out_of_the_servers_rows_and_keeps_the
     assert await store.erase_player(GUILD, ALICE) == PlayerData(3, True,
                                                                 (CHANNEL + 2, CHANNEL + 3))
     assert await _rows_of(backend, GUILD) == before
-    await store.save_table(table(CHANNEL + 2, seats=[None, SeatRecord("human", BOB, "Bob 张"),
-                                                     None, None], host_id=BOB))
+    # (she hosts the lobby without a seat in it)
+    bobs = [None, SeatRecord("human", BOB, "Bob 张"), None, None]
+    await store.save_table(table(CHANNEL + 2, seats=bobs))
     await store.finish_match(playing, "abandoned", None)
+    assert (await store.erase_player(GUILD, ALICE)).live_channels == (CHANNEL + 2,)
+    await store.save_table(table(CHANNEL + 2, seats=bobs, host_id=BOB))
 
     assert await store.erase_player(GUILD, ALICE) == PlayerData(3, True, ())
     assert await store.player_data(GUILD, ALICE) == PlayerData(0, False, ())
