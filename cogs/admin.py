@@ -75,5 +75,6 @@ class Admin(ShengjiCog):
         else:
             await reply(interaction, text, view=view)
 
+
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Admin(services_of(bot), bot))
