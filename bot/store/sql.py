@@ -584,9 +584,9 @@ class GameLogStore(SqlBackend):
         out of its matches and ended tables: their seats in a match become a former
         player's (``FORMER_PLAYER``, no name), so that the others' history and exports
         stay whole; their seats at an ended table become empty, and a table they hosted
-        has the former player as its host. Returns what was there;
-        unless they sit at (or host) a table in a lobby or in play there: then nothing
-        changes, and the answer names those channels."""
+        has the former player as its host. Returns what was there; unless they sit at (or
+        host) a table in a lobby or in play there: then nothing changes, and the answer
+        names those channels."""
         check_id(guild_id, "guild_id")
         check_id(user_id, "user_id")
         check(user_id != FORMER_PLAYER, "that user id stands for a former player")
@@ -595,10 +595,10 @@ class GameLogStore(SqlBackend):
             if found.live_channels:
                 return found
             await self._upsert_player(tx, guild_id, FORMER_PLAYER, "", self._now())
+            former = SeatRecord("human", FORMER_PLAYER, "").to_dict()
             for match_id, seats in await tx.fetch(
                     "SELECT id, seats FROM matches WHERE id IN (SELECT match_id FROM "
                     "match_players WHERE guild_id = ? AND user_id = ?)", (guild_id, user_id)):
-                former = SeatRecord("human", FORMER_PLAYER, "").to_dict()
                 changed = _seats_without(seats, user_id, former, ("matches", f"id={match_id}"))
                 if changed is not None:
                     await tx.execute("UPDATE matches SET seats = ? WHERE id = ?",
