@@ -73,17 +73,41 @@ def player_question(found: PlayerData, locale: str | None, guild_id: int, user_i
         ForgetButton(guild_id, user_id, "no", say(locale, "btn_keep")))
 
 
-class EraseButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
+def _button(custom_id: str, answer: str, label: str) -> discord.ui.Button[Any]:
+    style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
+    return discord.ui.Button(label=label or answer, style=style, custom_id=custom_id)
+
+
+class _Answer:
+    """What both erase questions' buttons do when pressed: refused outside their server,
+    ``no`` keeps everything, ``yes`` erases (``_erase``: checked again, then done); the
+    question is replaced by the answer, without buttons."""
+
+    guild_id: int
+    answer: str
+
+    async def _erase(self, interaction: discord.Interaction, locale: str | None) -> str:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        try:
+            if interaction.guild_id != self.guild_id:
+                raise BotError("no_table")
+            text = say(locale, "erase_kept") if self.answer == "no" \
+                else await self._erase(interaction, locale)
+            await interaction.response.edit_message(content=text, view=None)
+        except Exception as exc:  # every failure gets an answer
+            await report_error(interaction, exc)
+
+
+class EraseButton(_Answer, GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"sj:erase:(?P<guild>[0-9]+):(?P<answer>yes|no)"):
     """The answer to the erase question of ``guild``: ``yes`` erases, ``no`` keeps."""
 
     def __init__(self, guild_id: int, answer: str, label: str = "") -> None:
-        style = discord.ButtonStyle.danger if answer == "yes" \
-            else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=label or answer, style=style,
-                                           custom_id=f"sj:erase:{guild_id}:{answer}"))
-        self.guild_id = guild_id
-        self.answer = answer
+        super().__init__(_button(f"sj:erase:{guild_id}:{answer}", answer, label))
+        self.guild_id, self.answer = guild_id, answer
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,  # type: ignore[override]
@@ -91,36 +115,21 @@ class EraseButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]]
                              ) -> EraseButton:
         return cls(int(match["guild"]), match["answer"], item.label or "")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        locale = locale_of(interaction)
-        try:
-            if interaction.guild_id != self.guild_id:
-                raise BotError("no_table")
-            if self.answer == "no":
-                await interaction.response.edit_message(content=say(locale, "erase_kept"),
-                                                        view=None)
-                return
-            if not can_manage(interaction):  # (it may have been taken away since)
-                raise BotError("need_manage_server_erase")
-            erased = await services_of(interaction.client).server_data.erase_guild(
-                self.guild_id)
-            text = _guild_refused(erased, locale) if erased.live_channels \
-                else say(locale, "erase_done", **_guild_counts(erased, locale))
-            await interaction.response.edit_message(content=text, view=None)
-        except Exception as exc:  # every failure gets an answer
-            await report_error(interaction, exc)
+    async def _erase(self, interaction: discord.Interaction, locale: str | None) -> str:
+        if not can_manage(interaction):  # (it may have been taken away since)
+            raise BotError("need_manage_server_erase")
+        erased = await services_of(interaction.client).server_data.erase_guild(self.guild_id)
+        return _guild_refused(erased, locale) if erased.live_channels \
+            else say(locale, "erase_done", **_guild_counts(erased, locale))
 
 
-class ForgetButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ForgetButton(_Answer, GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"sj:forget:(?P<guild>[0-9]+):(?P<user>[0-9]+):(?P<answer>yes|no)"):
-    """The answer to one player's erase question: ``yes`` erases, ``no`` keeps."""
+    """The answer to one player's erase question: ``yes`` erases, ``no`` keeps; only that
+    player may press it."""
 
     def __init__(self, guild_id: int, user_id: int, answer: str, label: str = "") -> None:
-        style = discord.ButtonStyle.danger if answer == "yes" \
-            else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(
-            label=label or answer, style=style,
-            custom_id=f"sj:forget:{guild_id}:{user_id}:{answer}"))
+        super().__init__(_button(f"sj:forget:{guild_id}:{user_id}:{answer}", answer, label))
         self.guild_id, self.user_id, self.answer = guild_id, user_id, answer
 
     @classmethod
@@ -130,21 +139,14 @@ class ForgetButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]
         return cls(int(match["guild"]), int(match["user"]), match["answer"], item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        locale = locale_of(interaction)
-        try:
-            if interaction.guild_id != self.guild_id:
-                raise BotError("no_table")
-            if interaction.user.id != self.user_id:
-                raise BotError("forget_not_yours")
-            if self.answer == "no":
-                await interaction.response.edit_message(content=say(locale, "erase_kept"),
-                                                        view=None)
-                return
-            erased = await services_of(interaction.client).server_data.erase_player(
-                self.guild_id, self.user_id)
-            text = _player_refused(erased, locale) if erased.live_channels \
-                else say(locale, "forget_done",
-                         matches=say(locale, "erase_matches", n=erased.matches))
-            await interaction.response.edit_message(content=text, view=None)
-        except Exception as exc:  # every failure gets an answer
-            await report_error(interaction, exc)
+        if interaction.user.id != self.user_id:  # (even "no": the question is theirs)
+            await report_error(interaction, BotError("forget_not_yours"))
+            return
+        await super().callback(interaction)
+
+    async def _erase(self, interaction: discord.Interaction, locale: str | None) -> str:
+        erased = await services_of(interaction.client).server_data.erase_player(
+            self.guild_id, self.user_id)
+        return _player_refused(erased, locale) if erased.live_channels \
+            else say(locale, "forget_done", matches=say(locale, "erase_matches",
+                                                        n=erased.matches))
