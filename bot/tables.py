@@ -626,9 +626,7 @@ class TableService:
             return  # a table that was replaced meanwhile
         async with run.lock:
             table.message_id = message_id
-            active_at = table.active_at  # (the bot posting is nobody's doing)
             await self._save(table)
-            table.active_at = active_at
 
     # -- playing ----------------------------------------------------------------------------
 
