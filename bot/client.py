@@ -66,8 +66,10 @@ class ShengjiBot(commands.AutoShardedBot):
         # set by SIGTERM/SIGINT (``bot.__main__``): also ends a wait for the database at start
         self.stopping = asyncio.Event()
         self._controls: set[re.Pattern[str]] = set()  # custom_id templates of our controls
+        # (the turn's timer and nudge are the operator's seconds, never scaled)
         self.default_table_settings = replace(TableSettings().scaled(settings.pause_scale),
-                                              turn_timer=settings.turn_timer)
+                                              turn_timer=settings.turn_timer,
+                                              nudge_after=settings.nudge_after)
 
     async def setup_hook(self) -> None:
         self.setting_up = True

@@ -32,6 +32,9 @@ class Settings:
     api_base: str | None = None  # DISCORD_API_BASE: an HTTP proxy, or the test fake
     gateway_url: str | None = None  # DISCORD_GATEWAY_URL
     turn_timer: float = 90.0  # SHENGJI_TURN_TIMER: seconds per turn for new tables
+    # SHENGJI_NUDGE_AFTER: a person's turn not taken after so many seconds posts the table
+    # anew, which notifies them (0: never)
+    nudge_after: float = 20.0
     pause_scale: float = 1.0  # SHENGJI_PAUSE_SCALE: multiplies every pause (tests: 0.01)
     edit_interval: float = 1.0  # SHENGJI_EDIT_INTERVAL: table message edits coalesce
     seed: int | None = None  # SHENGJI_SEED: fixed deals, for tests and demos
@@ -57,6 +60,8 @@ class Settings:
         # (a turn of no time, or a negative pause, would let the computers play for everyone)
         for name, var, meaning, above_zero in (
                 ("turn_timer", "SHENGJI_TURN_TIMER", "a number of seconds above 0", True),
+                ("nudge_after", "SHENGJI_NUDGE_AFTER", "a number of seconds, 0 or more "
+                 "(0: never)", False),
                 ("pause_scale", "SHENGJI_PAUSE_SCALE",
                  "a number, 0 or more (how many times each pause)", False),
                 ("edit_interval", "SHENGJI_EDIT_INTERVAL", "a number of seconds, 0 or more",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from bot.errors import BotError
@@ -48,11 +48,17 @@ class TableSettings:
     # an away player's turn: long enough to notice the panel and press "I'm back" (or
     # play), short enough that three people are not kept waiting every trick
     away_pause: float = 15.0
+    # a person's turn not taken after this long: the table message is posted anew at the
+    # channel's end, which notifies them (a mention added by an edit notifies nobody);
+    # 0, or not less than the turn timer: never
+    nudge_after: float = 20.0
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TableSettings:
+    def from_dict(cls, data: dict[str, Any], defaults: TableSettings | None = None
+                  ) -> TableSettings:
         """Known keys that hold a usable number of seconds; anything else is the default
-        (a damaged stored value must not stop a table from being restored)."""
+        (a damaged stored value must not stop a table from being restored), from
+        ``defaults`` where given (a setting added since the row was stored is the bot's)."""
         known: dict[str, float] = {}
         for key, value in data.items():
             if key not in cls.__dataclass_fields__ or isinstance(value, bool):
@@ -65,7 +71,7 @@ class TableSettings:
                 continue
             if 0 <= seconds <= 86_400:
                 known[key] = seconds
-        return cls(**known)
+        return replace(defaults, **known) if defaults is not None else cls(**known)
 
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
@@ -135,10 +141,11 @@ class Table:
             match_id=self.match_id, status=self.status, locale=self.locale)
 
     @classmethod
-    def of(cls, record: TableRecord) -> Table:
-        """The table a stored row describes (its game is replayed by the service)."""
+    def of(cls, record: TableRecord, defaults: TableSettings | None = None) -> Table:
+        """The table a stored row describes (its game is replayed by the service);
+        ``defaults``: the settings the row does not hold."""
         return cls(record.channel_id, record.guild_id, record.host_id, record.preset,
-                   dict(record.options), TableSettings.from_dict(record.settings),
+                   dict(record.options), TableSettings.from_dict(record.settings, defaults),
                    [Seat.of(s) if s else None for s in record.seats], record.locale,
                    record.message_id, record.status, record.match_id,
                    active_at=record.updated_at.timestamp() if record.updated_at

@@ -208,7 +208,7 @@ class TableService:
         return restored
 
     async def _restore_one(self, record: TableRecord) -> tuple[Table, list[Event]]:
-        table = Table.of(record)
+        table = Table.of(record, self.default_settings)
         if table.status != "finished":
             table.rules  # noqa: B018 - an unknown preset or option fails here, not on redraw
         recent: deque[Event] = deque(maxlen=RECENT_REPLAYED)
@@ -460,7 +460,9 @@ class TableService:
         except CorruptRow as exc:  # (one bad row never stops the bot)
             log.warning("the finished table in channel %s does not read: %s", channel_id, exc)
             return None
-        return Table.of(record) if record is not None and record.status == "finished" else None
+        if record is None or record.status != "finished":
+            return None
+        return Table.of(record, self.default_settings)
 
     async def let_in(self, channel_id: int, user_id: int, seat: int, newcomer_id: int,
                      name: str, *, can_manage: bool = False) -> None:

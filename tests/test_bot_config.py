@@ -47,6 +47,7 @@ def test_settings_from_environment_and_env_file(tmp_path: Path,
     ("SHENGJI_PAUSE_SCALE", "inf", "a number, 0 or more (how many times each pause)"),
     ("SHENGJI_EDIT_INTERVAL", "-0.5", "a number of seconds, 0 or more"),
     ("SHENGJI_LOBBY_HOURS", "-1", "a number of hours, 0 or more (0: never)"),
+    ("SHENGJI_NUDGE_AFTER", "soon", "a number of seconds, 0 or more (0: never)"),
     ("SHENGJI_PAUSED_HOURS", "a week", "a number of hours, 0 or more (0: never)"),
 ])
 def test_a_number_setting_out_of_range_is_refused_saying_what_it_must_be(
@@ -60,12 +61,13 @@ def test_a_number_setting_out_of_range_is_refused_saying_what_it_must_be(
 
 def test_number_settings_in_range_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "abc")
-    assert (Settings.from_env(None).lobby_hours, Settings.from_env(None).paused_hours) \
-        == (24, 168)
+    defaults = Settings.from_env(None)
+    assert (defaults.lobby_hours, defaults.paused_hours, defaults.nudge_after) == (24, 168, 20)
     for variable, value in (("SHENGJI_TURN_TIMER", "0.3"), ("SHENGJI_PAUSE_SCALE", "0"),
                             ("SHENGJI_EDIT_INTERVAL", "0"), ("SHENGJI_LOBBY_HOURS", "0"),
-                            ("SHENGJI_PAUSED_HOURS", "0.5")):
+                            ("SHENGJI_PAUSED_HOURS", "0.5"), ("SHENGJI_NUDGE_AFTER", "0")):
         monkeypatch.setenv(variable, value)
     settings = Settings.from_env(None)
     assert (settings.turn_timer, settings.pause_scale, settings.edit_interval,
-            settings.lobby_hours, settings.paused_hours) == (0.3, 0, 0, 0, 0.5)
+            settings.lobby_hours, settings.paused_hours, settings.nudge_after) \
+        == (0.3, 0, 0, 0, 0.5, 0)

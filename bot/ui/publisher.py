@@ -7,6 +7,9 @@
   wait for no person coalesce over longer intervals, up to ``MAX_STRETCH`` times.
 * Hidden trump suits are told by DM; when a DM fails (closed DMs: 403, code 50007) the
   text is kept for the player and shown privately at their next interaction.
+* A person's turn not taken within the table's ``nudge_after`` seconds posts the table
+  message anew at the channel's end (the old one deleted): a new message's mention
+  notifies them, an edit's does not, and the table comes back into view.
 * A channel Discord no longer knows (404, Unknown Channel: deleted, perhaps while the
   bot was down) is handed to the ``channel_gone`` callback, which ends its table; then
   ``table_gone`` makes the publisher forget the channel.
@@ -19,8 +22,10 @@ the public view only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
+import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -107,6 +112,9 @@ class DiscordPublisher:
         # each channel's last result post and its text (the level transfer adds to it)
         self._results: dict[int, tuple[discord.Message, str]] = {}
         self._lock: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # each channel's nudge to come: the wait it is for (the game and when the turn
+        # ends) and its task
+        self._nudges: dict[int, tuple[tuple[object, float], asyncio.Task[None]]] = {}
         self._closing = False
 
     async def show_damaged(self, channel_id: int, message_id: int | None, locale: str,
@@ -135,6 +143,7 @@ class DiscordPublisher:
         running ones cancelled."""
         self._closing = True
         tasks = [t for t in self._flushing.values() if not t.done()]
+        tasks += [task for _, task in self._nudges.values() if not task.done()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -239,6 +248,7 @@ class DiscordPublisher:
             task.cancel()
         for kept in (self._latest, self.recent, self._results, self._lock):
             kept.pop(channel_id, None)
+        self._nudge_for(channel_id, None, 0.0)
         self._forbidden.discard(channel_id)
         for key in [k for k in self.pending_private if k[0] == channel_id]:
             del self.pending_private[key]
@@ -282,8 +292,15 @@ class DiscordPublisher:
         ``public_view``, if the caller has it)."""
         return table_text(table, list(self.recent[table.channel_id]), view)
 
-    async def refresh(self, table: Table) -> None:
-        """Edit (or post) the table message to show the table as it is now."""
+    async def refresh(self, table: Table, *, anew: bool = False) -> None:
+        """Edit (or post) the table message to show the table as it is now; ``anew``: post
+        it as a new message at the channel's end and delete the old one (a nudge)."""
+        try:
+            await self._draw(table, anew)
+        finally:
+            self._arm_nudge(table)
+
+    async def _draw(self, table: Table, anew: bool) -> None:
         async with self._lock[table.channel_id]:
             # one public view for the text and the picture, taken before the picture is
             # drawn: both show the same moment even if the game moves on meanwhile
@@ -299,9 +316,10 @@ class DiscordPublisher:
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False,
                 users=[discord.Object(to_act)] if to_act is not None else False)
-            if table.message_id is not None:
+            old = table.message_id
+            if old is not None and not anew:
                 try:
-                    await channel.get_partial_message(table.message_id).edit(
+                    await channel.get_partial_message(old).edit(
                         content=content, attachments=[file], view=view,
                         allowed_mentions=mentions)
                     return
@@ -315,6 +333,52 @@ class DiscordPublisher:
             message = await channel.send(content=content, file=file, view=view,
                                          allowed_mentions=mentions)
             await self.message_posted(table, message.id)
+            if anew and old is not None:  # (after the new one is stored: never no table)
+                with contextlib.suppress(discord.NotFound):
+                    await channel.get_partial_message(old).delete()
+
+    # -- nudges ------------------------------------------------------------------------------
+
+    def _arm_nudge(self, table: Table) -> None:
+        """After a redraw: a person's turn gets its nudge at ``nudge_after`` seconds into
+        their wait, unless it is over by then."""
+        settings = table.settings
+        ends = table.turn_ends
+        if person_to_act(table) is None or ends is None or table.game is None or \
+                not 0 < settings.nudge_after < settings.turn_timer:
+            self._nudge_for(table.channel_id, None, 0.0)
+            return
+        at = ends - settings.turn_timer + settings.nudge_after  # (the wait began then)
+        self._nudge_for(table.channel_id, (table.game, ends), at, table)
+
+    def _nudge_for(self, channel_id: int, wait: tuple[object, float] | None, at: float,
+                   table: Table | None = None) -> None:
+        """The channel's nudge is for ``wait`` (None: none), at ``at`` (Unix time)."""
+        kept = self._nudges.get(channel_id)
+        if kept is not None:
+            if wait is not None and kept[0][0] is wait[0] and kept[0][1] == wait[1]:
+                return  # (the same wait, redrawn)
+            if kept[1] is not asyncio.current_task():
+                kept[1].cancel()
+            del self._nudges[channel_id]
+        if wait is None or table is None or self._closing or channel_id in self._gone:
+            return
+        task = asyncio.create_task(self._nudge(table, wait, at), name=f"nudge-{channel_id}")
+        self._nudges[channel_id] = (wait, task)
+
+    async def _nudge(self, table: Table, wait: tuple[object, float], at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.time()))
+        channel_id = table.channel_id
+        if self._latest.get(channel_id) is not table or table.game is not wait[0] or \
+                table.turn_ends != wait[1] or person_to_act(table) is None:
+            return  # (the turn is over: its redraw armed the next nudge)
+        try:
+            await self.refresh(table, anew=True)
+        except Exception as exc:  # as a redraw's
+            if unknown_channel(exc):
+                await self.channel_gone(channel_id)
+                return
+            self._failed("post the table message anew", channel_id, exc)
 
     async def _post_result(self, table: Table, ev: Event, names: list[str]) -> None:
         result = ev.get("result")

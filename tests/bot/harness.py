@@ -20,8 +20,10 @@ from tests.fakediscord import (
 
 ROOT = Path(__file__).resolve().parents[2]
 EPHEMERAL = 64
+# (no nudges: a test that takes its time at a turn keeps its table message; see
+# test_nudge_e2e.py)
 FAST = {"SHENGJI_PAUSE_SCALE": "0.01", "SHENGJI_EDIT_INTERVAL": "0",
-        "SHENGJI_TURN_TIMER": "60"}
+        "SHENGJI_TURN_TIMER": "60", "SHENGJI_NUDGE_AFTER": "0"}
 
 
 @dataclass

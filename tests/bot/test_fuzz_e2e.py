@@ -120,7 +120,7 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Place]:
             "SHENGJI_GUILD_ID": str(home.id), "SHENGJI_DB": str(db),
             # clocks far away: only interactions change what is stored
             "SHENGJI_PAUSE_SCALE": "10000", "SHENGJI_TURN_TIMER": "100000",
-            "SHENGJI_EDIT_INTERVAL": "0"})
+            "SHENGJI_NUDGE_AFTER": "0", "SHENGJI_EDIT_INTERVAL": "0"})
         await bot.start()
         await bot.wait_ready(timeout=30)
         # a table in play (the deal waits), a lobby, and channels without a table

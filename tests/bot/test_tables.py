@@ -362,6 +362,25 @@ async def test_restore_rebuilds_a_game_from_its_log(backend: Backend) -> None:
     assert restored[0].table.game.fingerprint() == fingerprint
 
 
+async def test_a_setting_the_stored_row_lacks_is_the_bot_s_own(backend: Backend) -> None:
+    """A row stored before a setting existed (here the nudge) takes the bot's setting,
+    not the built-in default: an operator's ``SHENGJI_NUDGE_AFTER=0`` holds for it too."""
+    service, _, store = await _service(backend)
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic", options={})
+    await service.close()
+    record = table.record()
+    del record.settings["nudge_after"]
+    record.settings["turn_timer"] = 45.0
+    await store.save_table(record)
+    again = TableService(store, Recorder(), RandomDeciders(),
+                         default_settings=replace(FAST, nudge_after=0.0), seed=7)
+    _OPEN.append(again)
+    (restored,) = await again.restore()
+    assert (restored.table.settings.nudge_after, restored.table.settings.turn_timer) \
+        == (0.0, 45.0)
+
+
 class HandsFailingStore:
     """The real store, which takes every action but cannot record a hand's result."""
 

@@ -1,0 +1,193 @@
+"""The nudge (``bot/ui/publisher.py``): a person's turn not taken within the table's
+``nudge_after`` seconds posts the table message anew, mentioning them (Discord notifies
+a mention in a new message, not one added by an edit), and deletes the old one; once a
+wait, and never for a turn taken in time, a computer, a player who is away, or with the
+nudge off. Through a real discord.py client against the fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.table_data import Seat, Table, TableSettings
+from bot.tables import next_game
+from bot.ui.publisher import DiscordPublisher, Postbox
+from bot.ui.render import ThreadPictures
+from engine.actions import Play
+from engine.game import Game, Playing
+from engine.legal import legal_plays
+from engine.rules import ruleset
+from engine.simulate import random_action
+from tests.bot.harness import wait_until
+from tests.fakediscord import FakeDiscord
+
+NUDGE = 0.6  # seconds into a person's wait
+
+
+@dataclass
+class Posting:
+    fake: FakeDiscord
+    channel: Any
+    users: list[Any]
+    publisher: DiscordPublisher
+    posted: list[int] = field(default_factory=list)  # what ``message_posted`` was told
+
+
+@pytest.fixture
+async def posting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Posting]:
+    fake = FakeDiscord()
+    await fake.start()
+    guild = fake.add_guild("Friends")
+    channel = fake.add_channel(guild, "shengji")
+    users = [fake.add_user(name) for name in ("Ann", "Bob", "Cy", "Di")]
+    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+    client = discord.Client(intents=discord.Intents.none())
+    await client.login(fake.token)
+    posted: list[int] = []
+
+    async def message_posted(table: Table, message_id: int) -> None:
+        table.message_id = message_id  # (as the table service remembers it)
+        posted.append(message_id)
+
+    async def nothing(*_: object) -> None:
+        pass
+
+    publisher = DiscordPublisher(Postbox(client), message_posted=message_posted,
+                                 redrawn=nothing, channel_gone=nothing,
+                                 pictures=ThreadPictures(), edit_interval=0)
+    try:
+        yield Posting(fake, channel, users, publisher, posted)
+    finally:
+        await publisher.close()
+        await client.close()
+        await fake.stop()
+
+
+def _playing(seed: int = 3) -> Game:
+    """A classic hand just begun: its first trick is to be led."""
+    game = Game(ruleset("classic"), seed)
+    rng = random.Random(seed)
+    while not isinstance(game.phase, Playing):
+        action = random_action(game, rng)
+        assert action is not None
+        game.apply(action)
+    return game
+
+
+def _table(posting: Posting, game: Game, **settings: float) -> Table:
+    table = Table(posting.channel.id, 2, posting.users[0].id, "classic", {},
+                  replace(TableSettings(turn_timer=60.0, nudge_after=NUDGE), **settings),
+                  [Seat("human", u.id, u.name) for u in posting.users],
+                  status="playing", game=game)
+    _wait_begins(table)
+    return table
+
+
+def _wait_begins(table: Table) -> None:
+    """As the table service does when a person's wait begins."""
+    table.turn_ends = time.time() + table.settings.turn_timer
+
+
+def _to_act(table: Table) -> Any:
+    seat = table.actor()
+    assert seat is not None
+    return table.seats[seat]
+
+
+def _played(table: Table) -> None:
+    """The seat to act plays (a new game, a new wait)."""
+    game = table.game
+    seat = table.actor()
+    assert game is not None
+    assert seat is not None
+    table.game, _ = next_game(game, Play(seat, legal_plays(game, seat)[0]))
+    _wait_begins(table)
+
+
+def _created(posting: Posting) -> list[Any]:
+    """The messages the bot created in the channel, oldest first."""
+    return [r for r in posting.fake.records
+            if r.kind == "channel_message" and r.channel_id == posting.channel.id]
+
+
+def _deleted(posting: Posting) -> set[int]:
+    return {r.message_id for r in posting.fake.records if r.kind == "message_delete"}
+
+
+async def test_a_turn_not_taken_posts_the_table_anew_once_mentioning_the_player(
+        posting: Posting) -> None:
+    table = _table(posting, _playing())
+    person = _to_act(table)
+    posting.publisher.schedule(table)
+    await wait_until(lambda: len(_created(posting)) == 1, timeout=10)
+    first = _created(posting)[0]
+    assert f"<@{person.user_id}>" in (first.content or "")
+
+    await wait_until(lambda: len(_created(posting)) == 2, timeout=10)
+    anew = _created(posting)[1]
+    await wait_until(lambda: first.message_id in _deleted(posting), timeout=10)
+    # the new table message mentions the person to act, and only they may be pinged
+    assert f"<@{person.user_id}>" in (anew.content or "")
+    message = posting.fake.message(anew.message_id)
+    assert [int(u) for u in message.extra["allowed_mentions"]["users"]] == [person.user_id]
+    assert any(cid.startswith("sj:") for cid in message.custom_ids())
+    assert posting.posted == [first.message_id, anew.message_id]
+    assert [m.id for m in posting.fake.messages(posting.channel)] == [anew.message_id]
+
+    # once a wait: the same wait redrawn, and time passing, bring no second nudge
+    posting.publisher.schedule(table)
+    await asyncio.sleep(3 * NUDGE)
+    assert len(_created(posting)) == 2
+    assert table.message_id == anew.message_id
+
+    # the next wait (another person's) gets its own nudge, and the edits went to the new one
+    _played(table)
+    posting.publisher.schedule(table)
+    await wait_until(lambda: len(_created(posting)) == 3, timeout=10)
+    assert f"<@{_to_act(table).user_id}>" in (_created(posting)[2].content or "")
+    assert any(r.kind == "message_edit" and r.message_id == anew.message_id
+               for r in posting.fake.records)
+
+
+async def test_a_turn_taken_in_time_is_not_nudged(posting: Posting) -> None:
+    table = _table(posting, _playing(), nudge_after=1.5)
+    posting.publisher.schedule(table)
+    await wait_until(lambda: len(_created(posting)) == 1, timeout=10)
+    # before the nudge is due the person plays; the next seat is a computer's
+    next_seat = (table.actor() + 1) % 4  # type: ignore[operator]
+    table.seats[next_seat] = Seat("ai", None, "Robot", "easy")
+    _played(table)
+    posting.publisher.schedule(table)
+    await asyncio.sleep(2 * 1.5 + 0.5)
+    assert len(_created(posting)) == 1
+    assert not _deleted(posting)
+
+
+@pytest.mark.parametrize("case", ["off", "no sooner than the timer", "away", "computer"])
+async def test_no_nudge_where_nobody_is_waited_for_or_it_is_off(posting: Posting,
+                                                                 case: str) -> None:
+    settings: dict[str, float] = {
+        "off": {"nudge_after": 0.0},
+        "no sooner than the timer": {"nudge_after": NUDGE, "turn_timer": NUDGE},
+    }.get(case, {})
+    table = _table(posting, _playing(), **settings)
+    seat = table.actor()
+    assert seat is not None
+    if case == "away":
+        table.seats[seat].away = True  # type: ignore[union-attr]
+        table.turn_ends = None  # (an away player's turn shows no countdown)
+    elif case == "computer":
+        table.seats[seat] = Seat("ai", None, "Robot", "easy")
+        table.turn_ends = None
+    posting.publisher.schedule(table)
+    await wait_until(lambda: len(_created(posting)) == 1, timeout=10)
+    await asyncio.sleep(4 * NUDGE)
+    assert len(_created(posting)) == 1
+    assert not _deleted(posting)
