@@ -70,8 +70,9 @@ PRESETS.update({
         "declaration": DeclarationStyle.NONE,
         "level_table": LevelTable.THREE_BID,
     },
-    # RULES §4 "six": 6 players, 3 decks, two fixed teams of three, seats alternating.
-    "six": {"players": 6, "decks": 3, "kitty_size": 6, "reinforce": False},
+    # RULES §4 "six": 6 players, 3 decks, two fixed teams of three, seats alternating;
+    # classic declaring (a declarer may reinforce: 抢亮 only is titanic's, §4)
+    "six": {"players": 6, "decks": 3, "kitty_size": 6},
 })
 
 #: Presets RULES.md describes that this engine does not play yet (their names).
