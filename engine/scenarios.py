@@ -46,8 +46,18 @@ class Outcome:
     detail: str = ""
 
 
-def _trump(text: str) -> Suit | Colour | None:
+#: A suit also written as its symbol, as the cards may be (RULES' card notation).
+_SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+
+
+def _trump_text(text: str) -> str:
+    """A trump as written ("H", "♥", "none", "red"), in the one form compared: "h"."""
     t = text.strip().lower()
+    return _SUIT_SYMBOLS.get(t, t)
+
+
+def _trump(text: str) -> Suit | Colour | None:
+    t = _trump_text(text)
     if t == "none":
         return None
     if t in ("red", "black"):
@@ -64,8 +74,9 @@ def build(data: dict[str, Any]) -> Game:
         raise ScenarioFailure(f"{len(hands)} hands for {rules.players} players")
     levels = None
     if "levels" in pos:
-        levels = (Rank.parse(str(pos["levels"]["defenders"])),
-                  Rank.parse(str(pos["levels"]["attackers"])))
+        given = pos["levels"]  # (a team not named plays the hand's level)
+        levels = (Rank.parse(str(given.get("defenders", pos["level"]))),
+                  Rank.parse(str(given.get("attackers", pos["level"]))))
     seat_levels = None
     if "seat_levels" in pos:
         seat_levels = [Rank.parse(str(r)) for r in pos["seat_levels"]]
@@ -228,7 +239,7 @@ def _check(game: Game, step: dict[str, Any], events: list[Event], where: str) ->
             else None
         if isinstance(phase, (Burying, Playing)) and game.state.trump_known_by():
             got_trump = "none" if phase.ctx.trump is None else phase.ctx.trump.value
-        differ("trump", str(got_trump).lower(), str(step["trump"]).lower())
+        differ("trump", str(got_trump).lower(), _trump_text(str(step["trump"])))
     if "declarer" in step:
         differ("declarer", standing.seat if standing else None, step["declarer"])
     if "trump_known_by" in step:

@@ -98,3 +98,45 @@ def test_console_script_prints_pass_and_fail(tmp_path: Path) -> None:
                          capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 1
     assert "PASS " in run.stdout and "FAIL " in run.stdout
+
+
+RUFF = '''
+title = "a heart ruffs a led spade"
+preset = "classic"
+[position]
+level = "2"
+trump = "{trump}"
+dealer = 0
+{levels}
+hands = ["AS", "3H", "4S", "5S"]
+[[step]]
+seat = 0
+play = "AS"
+[[step]]
+seat = 1
+play = "3H"
+[[step]]
+seat = 2
+play = "4S"
+[[step]]
+seat = 3
+play = "5S"
+trick_winner = {winner}
+'''
+
+
+@pytest.mark.parametrize("trump", ["H", "h", "♥"])
+def test_a_trump_may_be_written_as_its_letter_or_its_symbol(tmp_path: Path, trump: str
+                                                            ) -> None:
+    for winner, ok in ((1, True), (0, False)):
+        path = tmp_path / f"ruff{winner}.toml"
+        path.write_text(RUFF.format(trump=trump, levels="", winner=winner))
+        assert run_file(path).ok is ok, run_file(path).detail
+
+
+def test_a_team_the_levels_do_not_name_plays_the_hand_s_level(tmp_path: Path) -> None:
+    path = tmp_path / "levels.toml"
+    path.write_text(RUFF.format(trump="H", levels='levels = { attackers = "9" }', winner=1))
+    assert run_file(path).ok, run_file(path).detail
+    path.write_text(RUFF.format(trump="H", levels='levels = { attackers = "X" }', winner=1))
+    assert not run_file(path).ok
