@@ -202,14 +202,19 @@ class HandOver:
 
 @dataclass(frozen=True, slots=True)
 class Transferring:
-    """find-friends ``level_transfer``: each player whom a must-play rank stopped says
-    where the levels go, in turn (``offers``: (seat, levels), the first one's turn)."""
+    """find-friends, after a hand: each player whom a must-play rank stopped says where
+    the levels go (``level_transfer``), in turn (``offers``: (seat, levels), the first
+    one's turn); first, where ``kitty_winner`` is set, the dealer names the opponents who
+    take the ``jack_kitty_penalty`` levels the defenders could not lose (offers[0])."""
 
     result: HandResult
     hands_kitty: Cards
     ctx: TrumpContext
     offers: tuple[tuple[int, int], ...]
     asked: int | None = None  # the teammate offered the first offer's levels, to answer
+    # the J penalty's excess is offers[0]: this seat won the kitty, and takes only what
+    # no other opponent can (RULES §5)
+    kitty_winner: int | None = None
 
     name: ClassVar[str] = "transfer"
 
@@ -911,8 +916,9 @@ def _score(state: MatchState, phase: Playing, last_winner: int, winning_play: Se
     state = evolve(state, levels=levels, dealer=outcome.next_dealer)
     if outcome.offers and outcome.winner is None:
         events.append(_turn(outcome.offers[0][0]))
-        return Step(replace(state, phase=Transferring(result, phase.kitty, phase.ctx,
-                                                      outcome.offers)), tuple(events))
+        return Step(replace(state, phase=Transferring(
+            result, phase.kitty, phase.ctx, outcome.offers,
+            kitty_winner=last_winner if outcome.excess else None)), tuple(events))
     return _end_hand(state, result, phase.kitty, phase.ctx, events)
 
 
@@ -951,6 +957,7 @@ class _Outcome:
     notes: list[Note] = field(default_factory=list)
     offers: tuple[tuple[int, int], ...] = ()
     next_declarers: tuple[int, ...] = ()
+    excess: bool = False  # offers[0]: the J penalty's excess, for the dealer to place
 
 
 def _score_fixed(hand: _HandEnd) -> _Outcome:
@@ -1031,12 +1038,24 @@ def _score_individual(hand: _HandEnd) -> _Outcome:
             reasons[seat].append("must_play")
         if up.won and winner is None:
             winner = seat
+    excess = 0
     if rules.teams is Formation.CALLED and side == ATTACKERS and hand.attackers_won_last:
-        _kitty_penalties(hand, levels, reasons, defenders, attackers)
+        excess = _kitty_penalties(hand, levels, reasons, defenders)
     offers: tuple[tuple[int, int], ...] = ()
     if rules.level_transfer:
         offers = tuple((s, climbs[s].stopped) for s in (*defenders, *attackers)
                        if s in climbs and climbs[s].stopped)
+    named = False  # offers[0]: the J penalty's excess, the dealer's to place
+    if excess:
+        nameable = _nameable(rules, levels, attackers, hand.last_winner)
+        named = bool(nameable) and winner is None
+        if named:  # the dealer names them after the hand
+            offers = ((dealer, excess), *offers)
+        else:  # nobody to name (or the match is over): in seat order, then the kitty's
+            for seat in (*nameable, hand.last_winner):
+                if excess:
+                    levels[seat], excess = lower(rules, levels[seat], excess)
+                    reasons.setdefault(seat, []).append("jack_penalty")
     if rules.teams is Formation.BID:
         return _Outcome(row, tuple(levels), dealer, winner, reasons, climbs, offers=offers)
     winners = defenders if side == DEFENDERS else attackers
@@ -1044,16 +1063,26 @@ def _score_individual(hand: _HandEnd) -> _Outcome:
     # after the dealer deals (the dealer when alone)
     next_dealer = winners[1] if len(winners) > 1 and winners[0] == dealer else winners[0]
     return _Outcome(row, tuple(levels), next_dealer, winner, reasons, climbs, offers=offers,
-                    next_declarers=tuple(winners))
+                    next_declarers=tuple(winners), excess=named)
+
+
+def _nameable(rules: Ruleset, levels: list[Rank], attackers: Sequence[int], kitty_winner: int
+              ) -> list[int]:
+    """The opponents the dealer may name to take the J penalty's excess: the attackers
+    above the first level but the one who won the kitty, in seat order from the dealer."""
+    return [s for s in attackers if s != kitty_winner and levels[s] != rules.level_ranks[0]]
 
 
 def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list[str]],
-                     defenders: list[int], attackers: list[int]) -> None:
-    """find-friends ``jack_kitty_penalty`` and ``ace_kitty_penalty`` (RULES §5)."""
+                     defenders: list[int]) -> int:
+    """find-friends ``jack_kitty_penalty`` and ``ace_kitty_penalty`` (RULES §5); the J
+    penalty's levels that neither the dealer nor the friends could lose (below the first
+    level), for the dealer to place on opponents (``_transfer``)."""
     state, phase = hand.state, hand.phase
     rules, dealer = state.rules, phase.dealer
     friends = [s for s in defenders if s != dealer]
     play = hand.winning_play
+    excess = 0
     if rules.jack_kitty_penalty and phase.level is Rank.JACK:
         jacks = [c for c in play if c.rank is Rank.JACK]
         units = decompose(play, phase.ctx, rules.max_width) if jacks else []
@@ -1069,19 +1098,14 @@ def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list
                 owed[friend] = (total - share) // len(friends) + \
                     (1 if k < (total - share) % len(friends) else 0)
             # what a player cannot lose below the first level falls on the friends, then
-            # the other attackers in seat order, then the player who won the last trick
-            order = [*friends, *[s for s in attackers if s != hand.last_winner],
-                     hand.last_winner]
-            excess = 0
+            # on opponents the dealer names, then on the player who won the kitty
             for seat, n in owed.items():
                 levels[seat], left = lower(rules, levels[seat], n)
                 excess += left
                 reasons.setdefault(seat, []).append("jack_penalty")
-            for seat in order:
-                if not excess:
-                    break
-                levels[seat], excess = lower(rules, levels[seat], excess)
-                reasons.setdefault(seat, []).append("jack_penalty")
+            for seat in friends:
+                if excess:
+                    levels[seat], excess = lower(rules, levels[seat], excess)
     if rules.ace_kitty_penalty and phase.level is Rank.ACE and \
             any(c.rank is Rank.ACE for c in play):
         if rules.level_ranks.index(levels[dealer]) > rules.level_ranks.index(Rank.JACK):
@@ -1090,6 +1114,7 @@ def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list
         for friend in friends:
             levels[friend], _ = lower(rules, levels[friend], 3)
             reasons.setdefault(friend, []).append("ace_penalty")
+    return excess
 
 
 def _changes(state: MatchState, levels: tuple[Rank, ...], reasons: dict[int, list[str]],
@@ -1114,6 +1139,8 @@ def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
         raise EngineError("transfer_asked", seat=phase.asked)
     if action.seat != seat:
         raise EngineError("not_your_turn", turn=seat, task="transfer")
+    if phase.kitty_winner is not None:
+        return _place_penalty(state, phase, action.target)
     target = action.target
     rules = state.rules
     levels = list(state.levels)
@@ -1135,6 +1162,64 @@ def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
     else:
         events.append(event("levels_kept", seat=seat, levels=levels_owed))
     return _next_offer(replace(state, levels=tuple(levels)), phase, events)
+
+
+def _place_penalty(state: MatchState, phase: Transferring, target: int | None) -> Step:
+    """RULES §5 ``jack_kitty_penalty``: the dealer names an opponent (not the one who won
+    the kitty) to take the levels the defenders could not lose, as far as they go down,
+    then another while any is left; None: in seat order. What nobody named can take
+    falls on the kitty's winner."""
+    dealer, owed = phase.offers[0]
+    kitty_winner = phase.kitty_winner
+    assert kitty_winner is not None
+    rules = state.rules
+    levels = list(state.levels)
+    attackers = _attackers_after(state, phase)
+    nameable = _nameable(rules, levels, attackers, kitty_winner)
+    if target is not None:
+        target = _seat(state, target)
+        if target == kitty_winner:
+            raise EngineError("penalty_target", rule="kitty", seat=target)
+        if target not in attackers:
+            raise EngineError("penalty_target", rule="defender", seat=target)
+        if target not in nameable:
+            raise EngineError("penalty_target", rule="lowest", seat=target)
+        nameable = [target]
+    events: list[Event] = []
+    for seat in nameable:
+        levels[seat], left = lower(rules, levels[seat], owed)
+        events.append(event("penalty_taken", seat=dealer, target=seat, levels=owed - left,
+                            level=levels[seat].label))
+        owed = left
+        if not owed:
+            break
+    if owed and _nameable(rules, levels, attackers, kitty_winner):  # another to name
+        events.append(_turn(dealer))
+        return _step(evolve(state, levels=tuple(levels)),
+                     replace(phase, offers=((dealer, owed), *phase.offers[1:])), events)
+    if owed:  # every other opponent is at the first level: the kitty's winner
+        levels[kitty_winner], left = lower(rules, levels[kitty_winner], owed)
+        events.append(event("penalty_taken", seat=dealer, target=kitty_winner,
+                            levels=owed - left, level=levels[kitty_winner].label))
+    return _next_offer(evolve(state, levels=tuple(levels)), replace(phase, kitty_winner=None),
+                       events)
+
+
+def _attackers_after(state: MatchState, phase: Transferring) -> list[int]:
+    """The hand's attackers, in seat order from its dealer."""
+    dealer = phase.result.dealer
+    return sorted((s for s in range(state.players) if s not in phase.result.defenders),
+                  key=lambda s: (s - dealer) % state.players)
+
+
+def penalty_targets(state: MatchState) -> list[int]:
+    """The opponents the dealer may name now to take the J penalty's excess (RULES §5
+    ``jack_kitty_penalty``); empty where that is not the choice waiting."""
+    phase = state.phase
+    if not isinstance(phase, Transferring) or phase.kitty_winner is None:
+        return []
+    return _nameable(state.rules, list(state.levels), _attackers_after(state, phase),
+                     phase.kitty_winner)
 
 
 def _answer_transfer(state: MatchState, phase: Transferring, action: AnswerTransfer) -> Step:

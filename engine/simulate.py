@@ -40,6 +40,7 @@ from engine.game import (
     Playing,
     Swapping,
     Transferring,
+    penalty_targets,
 )
 from engine.legal import legal_declarations, legal_plays
 from engine.values import build
@@ -87,8 +88,10 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
         if phase.asked is not None:
             return AnswerTransfer(phase.asked, rng.random() < 0.5)
         seat = phase.offers[0][0]
-        target = rng.choice([None, *[s for s in range(game.players) if s != seat]])
-        return Transfer(seat, target)
+        targets = [s for s in range(game.players) if s != seat]
+        if phase.kitty_winner is not None:  # the J penalty's excess: opponents above 2
+            targets = penalty_targets(game.state)
+        return Transfer(seat, rng.choice([None, *targets]))
     if isinstance(phase, HandOver):
         return NextHand()
     assert isinstance(phase, MatchOver)

@@ -85,6 +85,9 @@ class SeatView:
     bids: tuple[tuple[int, int | None], ...] = ()  # three-bid: (seat, points or None: pass)
     may_declare: tuple[int, ...] | None = None  # find-friends: who may declare this deal
     transfers: tuple[tuple[int, int], ...] = ()  # level_transfer: (seat, levels) still to say
+    # jack_kitty_penalty: transfers[0] is the penalty's excess, the dealer's to place on
+    # opponents; this seat won the kitty (named by nobody: it takes what is left)
+    penalty_kitty_winner: int | None = None
 
 
 def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
@@ -109,7 +112,9 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
             seat_levels=seat_levels, defenders=defenders, bid=result.bid,
             turn=(phase.offers[0][0] if phase.asked is None else phase.asked)
             if isinstance(phase, Transferring) else None,
-            transfers=phase.offers if isinstance(phase, Transferring) else ())
+            transfers=phase.offers if isinstance(phase, Transferring) else (),
+            penalty_kitty_winner=phase.kitty_winner if isinstance(phase, Transferring)
+            else None)
     if isinstance(phase, Bidding):
         return SeatView(
             seat=seat, phase=phase.name, players=state.players,

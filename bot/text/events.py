@@ -140,7 +140,8 @@ def describe_event(locale: str | None, ev: Event, names: Sequence[str], *,
     elif kind in ("friend_found", "call_spent") and ev.cards:
         params["card"] = ev.cards[0].pretty
         params["copy"] = copy_word(locale, int(params.get("copy", 1)))
-    elif kind in ("transfer_offered", "levels_transferred", "transfer_refused"):
+    elif kind in ("transfer_offered", "levels_transferred", "transfer_refused",
+                  "penalty_taken"):
         params["target"], params["giver"] = name(params.get("target")), \
             name(params.get("giver"))
         if kind == "levels_transferred":
@@ -183,6 +184,8 @@ def phase_status(locale: str | None, view: SeatView, names: Sequence[str]) -> st
         return say(locale, "status_name_trump", name=turn, points=view.bid)
     if view.phase == "transfer" and view.transfers:
         giver, levels = view.transfers[0]
+        if view.penalty_kitty_winner is not None:
+            return say(locale, "status_penalty", name=turn, levels=levels)
         if view.turn != giver:
             return say(locale, "status_transfer_asked", name=turn, giver=name(giver),
                        levels=levels)

@@ -544,14 +544,15 @@ def add_decisions(ui: discord.ui.View, locale: str, table: Table, seat: int,
     choices = transfer_choices(state, seat)
     if choices:
         levels = phase.offers[0][1] if isinstance(phase, Transferring) else 0
+        penalty = isinstance(phase, Transferring) and phase.kitty_winner is not None
         for choice in choices:
             if choice.target is None:
-                label = say(locale, "btn_transfer_none")
+                label = say(locale, "btn_penalty_in_order" if penalty else "btn_transfer_none")
             else:
                 label = say(locale, "btn_transfer_give" if choice.teammate
                             else "btn_transfer_take", name=names[choice.target])
             ui.add_item(TransferButton(channel, hand, choice.target, label))
-        return [say(locale, "hint_transfer", levels=levels)]
+        return [say(locale, "hint_penalty" if penalty else "hint_transfer", levels=levels)]
     offer = asked_to_accept(state, seat)
     if offer is not None:
         giver, levels = offer

@@ -54,8 +54,9 @@ log = logging.getLogger(__name__)
 TABLE_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
 
 TABLE_LOG_LINES = 8
-#: Events after a hand's result that the result post adds: where stopped levels went.
-AFTER_HAND = ("levels_transferred", "transfer_refused", "levels_kept")
+#: Events after a hand's result that the result post adds: where stopped levels went, and
+#: who took the J penalty's levels the defenders could not lose.
+AFTER_HAND = ("levels_transferred", "transfer_refused", "levels_kept", "penalty_taken")
 # the coalescing interval grows by one ``edit_interval`` for every this many tables (or
 # pictures) waiting, to at most ``MAX_STRETCH`` intervals
 WAITING_PER_STRETCH = 12

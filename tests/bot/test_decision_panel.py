@@ -365,3 +365,47 @@ def test_the_status_of_a_transfer_names_who_decides() -> None:
     view = seat_view(game, None)
     assert phase_status("en", view, NAMES) == \
         "1. Ann decides where 11 stopped levels go."
+
+
+def _penalty_to_place() -> Game:
+    """find-friends with ``jack_kitty_penalty``: seat 1 wins the kitty with a J tractor
+    over the dealer (0, at J) and the friend (2); 14 levels the defenders cannot lose are
+    the dealer's to place on opponents (seat 3 at 6, seat 4 at 5; seat 1 won the kitty)."""
+    rules = ruleset("find-friends", jack_kitty_penalty=True)
+    hands = [parse_cards(h) for h in ("9S 9S 10S 10S", "JH JH JS JS", "3C 4C 6C 7C",
+                                      "8C 9C QC QC", "AC AC KC 2C")]
+    game = Game.from_position(
+        rules, level=Rank.JACK, trump=Suit.SPADES, dealer=0, hands=hands,
+        seat_levels=[Rank.JACK, Rank.KING, Rank.THREE, Rank.SIX, Rank.FIVE],
+        calls=[(parse_card("KH"), 1)], friends=[2], attacker_points=130,
+        kitty=parse_cards("3D 4D 6D 7D 8D 9D QD 2D"))
+    for seat in range(5):
+        game.apply(Play(seat, tuple(hands[seat])))
+    assert isinstance(game.phase, Transferring) and game.phase.kitty_winner == 1
+    return game
+
+
+async def test_the_dealer_names_who_takes_the_j_penalty_s_levels() -> None:
+    game = _penalty_to_place()
+    table = _table(game, "find-friends", {"jack_kitty_penalty": True})
+    names = seat_names(table)
+    text, controls = await _panel(table, 0)
+    buttons = _ids(controls, "sj:tr:")
+    # the opponents above the first level but the kitty's winner, then seat order
+    assert [c["custom_id"].rsplit(":", 1)[1] for c in buttons] == ["3", "4", "none"]
+    assert [c["label"] for c in buttons] == [f"Take off {names[3]}", f"Take off {names[4]}",
+                                             "In seat order"]
+    assert say("en", "hint_penalty", levels=14) in text
+    for other in range(1, 5):
+        _, others = await _panel(table, other)
+        assert not _ids(others, "sj:tr")
+    assert phase_status("en", seat_view(game, None), NAMES) == \
+        f"{NAMES[0]} names who takes 14 levels of the J penalty."
+    # the dealer names seat 4 (5 → 2), then must name again: seat 3 only
+    events = game.apply(Transfer(0, 4))
+    (taken,) = [e for e in events if e.kind == "penalty_taken"]
+    assert describe_event("en", taken, names) == \
+        f"J penalty: {names[4]} goes down 3 levels, to 2."
+    _, controls = await _panel(table, 0)
+    assert [c["custom_id"].rsplit(":", 1)[1] for c in _ids(controls, "sj:tr:")] == \
+        ["3", "none"]

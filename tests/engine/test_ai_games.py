@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -216,6 +217,17 @@ def test_transfer_takes_levels_off_the_highest_opponent() -> None:
     assert decide(_transfer_view(0, low, (0, 3))) == Transfer(0, 3)
     # a gift offered is accepted
     assert decide(_transfer_view(4, levels, (0, 3), asked=True)) == AnswerTransfer(4, True)
+
+
+def test_the_j_penalty_s_excess_goes_on_the_highest_opponent_but_the_kitty_s_winner(
+        ) -> None:
+    levels = [Rank.TWO, Rank.KING, Rank.TWO, Rank.SIX, Rank.NINE]
+    view = replace(_transfer_view(0, levels, (0, 2)), penalty_kitty_winner=1)
+    assert decide(view) == Transfer(0, 4)  # seat 1 (K) won the kitty: not named
+    # nobody but the kitty's winner above the first level: seat order (never a teammate)
+    low = [Rank.TWO, Rank.KING, Rank.SIX, Rank.TWO, Rank.TWO]
+    assert decide(replace(_transfer_view(0, low, (0, 2)), penalty_kitty_winner=1)) \
+        == Transfer(0, None)
 
 
 # -- the play-out simulator and the sampled worlds ----------------------------------------
