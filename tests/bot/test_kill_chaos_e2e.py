@@ -17,7 +17,9 @@ import json
 import os
 import random
 import re
+from collections.abc import Awaitable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -26,7 +28,6 @@ from tests.bot.harness import (
     World,
     answered,
     create_and_start,
-    panel,
     running_bot,
     table_message,
 )
@@ -34,6 +35,8 @@ from tests.fakediscord import FakeUser
 from tests.fakediscord.interactions import FakeInteraction, InteractionTimeout
 
 pytestmark = pytest.mark.asyncio
+
+T = TypeVar("T")
 
 SECONDS = float(os.environ.get("SHENGJI_CHAOS_SECONDS", "35"))
 GENERIC = "Something went wrong"
@@ -76,8 +79,8 @@ class Players:
 
     async def _play(self, seat: int) -> None:
         fake, world = self.world.fake, self.world
-        choices = await fake.autocomplete(self.users[seat], world.channel, "shengji", "play",
-                                          focused="cards", value="")
+        choices = await self._until_killed(fake.autocomplete(
+            self.users[seat], world.channel, "shengji", "play", focused="cards", value=""))
         if not choices:
             return
         cards = self.rng.choice(choices)["value"]
@@ -97,7 +100,8 @@ class Players:
 
     async def _bury_or_swap(self, user: FakeUser) -> None:
         fake, world = self.world.fake, self.world
-        text = await panel(world, user)
+        shown = await self._answered(await fake.slash(user, world.channel, "shengji", "hand"))
+        text = shown.message.content if shown.message else ""
         kitty = re.search(r"Bury (\d+) cards", text)
         if kitty:
             cards = " ".join(str(i) for i in range(1, int(kitty.group(1)) + 1))
@@ -107,18 +111,25 @@ class Players:
             await self._answered(await fake.slash(user, world.channel, "shengji", "swap"))
 
     async def _answered(self, ix: FakeInteraction) -> FakeInteraction:
-        """``answered``, given up as soon as the process it was sent to is killed (so
-        that the players go on with the next one at once)."""
-        process = self.process
-        waiting = asyncio.ensure_future(answered(ix, 30))
-        while not waiting.done():
-            await asyncio.wait({waiting}, timeout=0.2)
-            if self.process != process and not waiting.done():
-                waiting.cancel()
-                raise InteractionTimeout(f"interaction {ix.id}: its bot process was killed")
-        waiting.result()
+        """``answered``, given up as soon as the process it was sent to is killed."""
+        await self._until_killed(answered(ix, 30))
         self.answers.append(ix)
         return ix
+
+    async def _until_killed(self, waiting: Awaitable[T]) -> T:
+        """``waiting`` (an answer from the bot), given up as soon as the process it was
+        sent to is killed, so that the players go on with the next one at once. (Every
+        answer waited for goes through here: a round of the players waits for all four,
+        and one waited for to its own timeout, up to 10 s, from a killed process would
+        hold them all through the next process's life: the game could not go on.)"""
+        process = self.process
+        task = asyncio.ensure_future(waiting)
+        while not task.done():
+            await asyncio.wait({task}, timeout=0.2)
+            if self.process != process and not task.done():
+                task.cancel()
+                raise InteractionTimeout("its bot process was killed")
+        return task.result()
 
 
 async def _stored_plays(backend: Backend, players: int) -> list[int]:
