@@ -1199,8 +1199,9 @@ def _place_penalty(state: MatchState, phase: Transferring, target: int | None) -
                      replace(phase, offers=((dealer, owed), *phase.offers[1:])), events)
     if owed:  # every other opponent is at the first level: the kitty's winner
         levels[kitty_winner], left = lower(rules, levels[kitty_winner], owed)
-        events.append(event("penalty_taken", seat=dealer, target=kitty_winner,
-                            levels=owed - left, level=levels[kitty_winner].label))
+        if left < owed:  # (one at the first level already loses nothing: said nothing)
+            events.append(event("penalty_taken", seat=dealer, target=kitty_winner,
+                                levels=owed - left, level=levels[kitty_winner].label))
     return _next_offer(evolve(state, levels=tuple(levels)), replace(phase, kitty_winner=None),
                        events)
 

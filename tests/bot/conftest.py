@@ -11,6 +11,7 @@ import pytest
 
 from tests import postgres
 from tests.bot.backends import Backend
+from tests.bot.posting import Posting, open_posting
 from tests.postgres import HOW_TO_GET, PostgresServer
 
 BACKENDS = ["sqlite", "postgres"]
@@ -65,3 +66,10 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
     url = await server.new_database()
     yield url
     await server.drop_database(url)
+
+
+@pytest.fixture
+async def posting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Posting]:
+    """A publisher against the fake Discord (``tests/bot/posting.py``)."""
+    async with open_posting(monkeypatch) as opened:
+        yield opened

@@ -8,56 +8,20 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-import discord
 import pytest
 
 from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event
-from bot.ui.publisher import DiscordPublisher, Postbox
-from bot.ui.render import ThreadPictures, seat_names
+from bot.ui.publisher import DiscordPublisher
+from bot.ui.render import seat_names
 from engine.actions import AnswerTransfer, Event, Transfer, event
 from tests.bot.harness import wait_until
+from tests.bot.posting import Posting
 from tests.bot.test_decision_panel import _table, _transferring
-from tests.fakediscord import FakeDiscord
-
-
-@dataclass
-class Posting:
-    fake: FakeDiscord
-    channel: Any
-    users: list[Any]
-    publisher: DiscordPublisher
-
-
-@pytest.fixture
-async def posting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Posting]:
-    fake = FakeDiscord()
-    await fake.start()
-    guild = fake.add_guild("Friends")
-    channel = fake.add_channel(guild, "shengji")
-    users = [fake.add_user(name, blocks_dms=name == "Cy")
-             for name in ("Ann", "Bob", "Cy", "Di", "Ed")]
-    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-    client = discord.Client(intents=discord.Intents.none())
-    await client.login(fake.token)
-
-    async def nothing(*_: object) -> None:
-        pass
-
-    publisher = DiscordPublisher(Postbox(client), message_posted=nothing, redrawn=nothing,
-                                 channel_gone=nothing,
-                                 pictures=ThreadPictures(), edit_interval=0)
-    try:
-        yield Posting(fake, channel, users, publisher)
-    finally:
-        await publisher.close()
-        await client.close()
-        await fake.stop()
 
 
 async def _deliver(publisher: DiscordPublisher, table: Table, events: Sequence[Event]) -> None:

@@ -7,84 +7,28 @@ nudge off. Through a real discord.py client against the fake Discord."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-import discord
 import pytest
 
 from bot.table_data import Seat, Table, TableSettings
 from bot.tables import next_game
-from bot.ui.publisher import DiscordPublisher, Postbox
-from bot.ui.render import ThreadPictures
 from engine.actions import Play
-from engine.game import Game, Playing
+from engine.game import Playing
 from engine.legal import legal_plays
-from engine.rules import ruleset
-from engine.simulate import random_action
 from tests.bot.harness import wait_until
-from tests.fakediscord import FakeDiscord
+from tests.bot.posting import Posting
+from tests.engine.test_games import _at
 
 NUDGE = 0.6  # seconds into a person's wait
 
 
-@dataclass
-class Posting:
-    fake: FakeDiscord
-    channel: Any
-    users: list[Any]
-    publisher: DiscordPublisher
-    posted: list[int] = field(default_factory=list)  # what ``message_posted`` was told
-
-
-@pytest.fixture
-async def posting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Posting]:
-    fake = FakeDiscord()
-    await fake.start()
-    guild = fake.add_guild("Friends")
-    channel = fake.add_channel(guild, "shengji")
-    users = [fake.add_user(name) for name in ("Ann", "Bob", "Cy", "Di")]
-    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-    client = discord.Client(intents=discord.Intents.none())
-    await client.login(fake.token)
-    posted: list[int] = []
-
-    async def message_posted(table: Table, message_id: int) -> None:
-        table.message_id = message_id  # (as the table service remembers it)
-        posted.append(message_id)
-
-    async def nothing(*_: object) -> None:
-        pass
-
-    publisher = DiscordPublisher(Postbox(client), message_posted=message_posted,
-                                 redrawn=nothing, channel_gone=nothing,
-                                 pictures=ThreadPictures(), edit_interval=0)
-    try:
-        yield Posting(fake, channel, users, publisher, posted)
-    finally:
-        await publisher.close()
-        await client.close()
-        await fake.stop()
-
-
-def _playing(seed: int = 3) -> Game:
-    """A classic hand just begun: its first trick is to be led."""
-    game = Game(ruleset("classic"), seed)
-    rng = random.Random(seed)
-    while not isinstance(game.phase, Playing):
-        action = random_action(game, rng)
-        assert action is not None
-        game.apply(action)
-    return game
-
-
-def _table(posting: Posting, game: Game, **settings: float) -> Table:
+def _table(posting: Posting, game: Any, **settings: float) -> Table:
     table = Table(posting.channel.id, 2, posting.users[0].id, "classic", {},
                   replace(TableSettings(turn_timer=60.0, nudge_after=NUDGE), **settings),
-                  [Seat("human", u.id, u.name) for u in posting.users],
+                  [Seat("human", u.id, u.name) for u in posting.users[:4]],
                   status="playing", game=game)
     _wait_begins(table)
     return table
@@ -123,7 +67,7 @@ def _deleted(posting: Posting) -> set[int]:
 
 async def test_a_turn_not_taken_posts_the_table_anew_once_mentioning_the_player(
         posting: Posting) -> None:
-    table = _table(posting, _playing())
+    table = _table(posting, _at(Playing, "classic"))
     person = _to_act(table)
     posting.publisher.schedule(table)
     await wait_until(lambda: len(_created(posting)) == 1, timeout=10)
@@ -157,7 +101,7 @@ async def test_a_turn_not_taken_posts_the_table_anew_once_mentioning_the_player(
 
 
 async def test_a_turn_taken_in_time_is_not_nudged(posting: Posting) -> None:
-    table = _table(posting, _playing(), nudge_after=1.5)
+    table = _table(posting, _at(Playing, "classic"), nudge_after=1.5)
     posting.publisher.schedule(table)
     await wait_until(lambda: len(_created(posting)) == 1, timeout=10)
     # before the nudge is due the person plays; the next seat is a computer's
@@ -177,7 +121,7 @@ async def test_no_nudge_where_nobody_is_waited_for_or_it_is_off(posting: Posting
         "off": {"nudge_after": 0.0},
         "no sooner than the timer": {"nudge_after": NUDGE, "turn_timer": NUDGE},
     }.get(case, {})
-    table = _table(posting, _playing(), **settings)
+    table = _table(posting, _at(Playing, "classic"), **settings)
     seat = table.actor()
     assert seat is not None
     if case == "away":

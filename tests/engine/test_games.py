@@ -17,9 +17,17 @@ from engine.actions import (
     action_from_dict,
     action_to_dict,
 )
-from engine.cards import parse_card, parse_cards
+from engine.cards import Rank, Suit, parse_card, parse_cards
 from engine.errors import EngineError
-from engine.game import Bidding, CallingFriends, Game, MatchOver, apply
+from engine.game import (
+    Bidding,
+    CallingFriends,
+    Game,
+    HandOver,
+    MatchOver,
+    Transferring,
+    apply,
+)
 from engine.rules import ruleset
 from engine.simulate import random_action
 from engine.views import seat_view
@@ -126,3 +134,24 @@ def test_the_called_friend_is_unknown_until_the_copy_is_played() -> None:
         view = seat_view(game, seat)
         assert view.defenders == (dealer,) and not view.sides_settled
         assert view.calls == ((card, 1, None),)
+
+
+def test_the_j_penalty_says_only_the_levels_taken() -> None:
+    """Every opponent, the kitty's winner too, at the first level: the dealer's naming
+    lowers nobody more, and no line says anyone went down 0 levels."""
+    rules = ruleset("find-friends", jack_kitty_penalty=True)
+    hands = [parse_cards(h) for h in ("9S 9S 10S 10S", "JH JH JS JS", "3C 4C 6C 7C",
+                                      "8C 9C QC QC", "AC AC KC 2C")]
+    game = Game.from_position(
+        rules, level=Rank.JACK, trump=Suit.SPADES, dealer=0, hands=hands,
+        seat_levels=[Rank.JACK, Rank.TWO, Rank.THREE, Rank.SIX, Rank.TWO],
+        calls=[(parse_card("KH"), 1)], friends=[2], attacker_points=130,
+        kitty=parse_cards("3D 4D 6D 7D 8D 9D QD 2D"))
+    for seat in range(5):
+        game.apply(Play(seat, tuple(hands[seat])))
+    assert isinstance(game.phase, Transferring) and game.phase.offers[0] == (0, 14)
+    events = game.apply(Transfer(0, None))  # seat 3 (6 → 2) takes 4; nobody else can
+    taken = [(e.get("target"), e.get("levels")) for e in events if e.kind == "penalty_taken"]
+    assert taken == [(3, 4)]
+    assert [r.label for r in game.levels] == ["2", "2", "2", "2", "2"]
+    assert isinstance(game.phase, HandOver)

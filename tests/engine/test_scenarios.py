@@ -45,20 +45,24 @@ def test_own_scenarios_exist() -> None:
     assert len(_files(OWN)) >= 10
 
 
-WRONG = '''
-title = "deliberately wrong: seat 1 cannot win with a low card"
+def _trick(winner: int, *, second: str = "3S", trump: str = "H", levels: str = "") -> str:
+    """A scenario of one trick led with AS, seat 1 playing ``second``, saying that
+    ``winner`` wins it (deliberately wrong when that cannot be)."""
+    return f'''
+title = "one trick: seat 1 plays {second} on a led AS"
 preset = "classic"
 [position]
 level = "2"
-trump = "H"
+trump = "{trump}"
 dealer = 0
-hands = ["AS", "3S", "4S", "5S"]
+{levels}
+hands = ["AS", "{second}", "4S", "5S"]
 [[step]]
 seat = 0
 play = "AS"
 [[step]]
 seat = 1
-play = "3S"
+play = "{second}"
 [[step]]
 seat = 2
 play = "4S"
@@ -71,9 +75,9 @@ trick_winner = {winner}
 
 def test_runner_fails_a_wrong_expectation(tmp_path: Path) -> None:
     good = tmp_path / "good.toml"
-    good.write_text(WRONG.format(winner=0))
+    good.write_text(_trick(0))
     bad = tmp_path / "bad.toml"
-    bad.write_text(WRONG.format(winner=1))
+    bad.write_text(_trick(1))
     assert run_file(good).ok
     outcome = run_file(bad)
     assert not outcome.ok and "trick winner is 0, expected 1" in outcome.detail
@@ -84,7 +88,7 @@ def test_runner_fails_a_wrong_expectation(tmp_path: Path) -> None:
 def test_runner_fails_on_unreadable_and_illegal_expectations(tmp_path: Path) -> None:
     (tmp_path / "broken.toml").write_text("this is = = not toml")
     assert not run_file(tmp_path / "broken.toml").ok
-    legal_marked_illegal = WRONG.format(winner=0).replace('play = "AS"',
+    legal_marked_illegal = _trick(0).replace('play = "AS"',
                                                           'play = "AS"\nexpect = "illegal"')
     (tmp_path / "x.toml").write_text(legal_marked_illegal)
     outcome = run_file(tmp_path / "x.toml")
@@ -92,37 +96,12 @@ def test_runner_fails_on_unreadable_and_illegal_expectations(tmp_path: Path) -> 
 
 
 def test_console_script_prints_pass_and_fail(tmp_path: Path) -> None:
-    (tmp_path / "good.toml").write_text(WRONG.format(winner=0))
-    (tmp_path / "bad.toml").write_text(WRONG.format(winner=2))
+    (tmp_path / "good.toml").write_text(_trick(0))
+    (tmp_path / "bad.toml").write_text(_trick(2))
     run = subprocess.run([sys.executable, "-m", "engine.scenarios", str(tmp_path)],
                          capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 1
     assert "PASS " in run.stdout and "FAIL " in run.stdout
-
-
-RUFF = '''
-title = "a heart ruffs a led spade"
-preset = "classic"
-[position]
-level = "2"
-trump = "{trump}"
-dealer = 0
-{levels}
-hands = ["AS", "3H", "4S", "5S"]
-[[step]]
-seat = 0
-play = "AS"
-[[step]]
-seat = 1
-play = "3H"
-[[step]]
-seat = 2
-play = "4S"
-[[step]]
-seat = 3
-play = "5S"
-trick_winner = {winner}
-'''
 
 
 @pytest.mark.parametrize("trump", ["H", "h", "♥"])
@@ -130,13 +109,13 @@ def test_a_trump_may_be_written_as_its_letter_or_its_symbol(tmp_path: Path, trum
                                                             ) -> None:
     for winner, ok in ((1, True), (0, False)):
         path = tmp_path / f"ruff{winner}.toml"
-        path.write_text(RUFF.format(trump=trump, levels="", winner=winner))
+        path.write_text(_trick(winner, second="3H", trump=trump))
         assert run_file(path).ok is ok, run_file(path).detail
 
 
 def test_a_team_the_levels_do_not_name_plays_the_hand_s_level(tmp_path: Path) -> None:
     path = tmp_path / "levels.toml"
-    path.write_text(RUFF.format(trump="H", levels='levels = { attackers = "9" }', winner=1))
+    path.write_text(_trick(1, second="3H", levels='levels = { attackers = "9" }'))
     assert run_file(path).ok, run_file(path).detail
-    path.write_text(RUFF.format(trump="H", levels='levels = { attackers = "X" }', winner=1))
+    path.write_text(_trick(1, second="3H", levels='levels = { attackers = "X" }'))
     assert not run_file(path).ok
