@@ -106,6 +106,7 @@ class ServerSettingsDesk(Protocol):
 
     async def update(self, guild_id: int, *, preset: str | None = None,
                      options: str | None = None, turn_timer: float | None = None,
+                     nudge_after: float | None = None,
                      computers_ranked: bool | None = None, reset: bool = False
                      ) -> ServerSettings: ...
 

@@ -32,15 +32,18 @@ class Admin(ShengjiCog):
     @app_commands.describe(preset="Default preset", options="Default options for it "
                            "(e.g. decks=3 level_ranks=K,A; '-' clears)",
                            timer="Default seconds per turn",
+                           nudge="Seconds a turn waits before the table is posted again "
+                           "to notify the player (0: never)",
                            computers_ranked="May computer players sit at ranked tables?",
                            reset="Back to the bot's defaults first")
     @app_commands.choices(preset=PRESET_CHOICES)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
                        options: str | None = None,
                        timer: app_commands.Range[int, 10, 3600] | None = None,
+                       nudge: app_commands.Range[int, 0, 3600] | None = None,
                        computers_ranked: bool | None = None, reset: bool = False) -> None:
         guild = server_of(interaction)
-        changing = reset or any(v is not None for v in (preset, options, timer,
+        changing = reset or any(v is not None for v in (preset, options, timer, nudge,
                                                          computers_ranked))
         if changing:
             if not can_manage_server(interaction):
@@ -48,11 +51,12 @@ class Admin(ShengjiCog):
             current = await self.services.server_settings.update(
                 guild, preset=preset, options=options,
                 turn_timer=None if timer is None else float(timer),
+                nudge_after=None if nudge is None else float(nudge),
                 computers_ranked=computers_ranked, reset=reset)
         else:
             current = await self.services.server_settings.get(guild)
-        default_timer = self.services.default_table_settings.turn_timer
-        await reply(interaction, settings_text(current, default_timer, locale_of(interaction)))
+        await reply(interaction, settings_text(current, self.services.default_table_settings,
+                                               locale_of(interaction)))
 
     @subcommand("erase-data", "Erase your data on this server, or all of the server's")
     @app_commands.describe(whose="mine (default): your name, stats and rating; server: "

@@ -71,6 +71,8 @@ class Lobby(ShengjiCog):
         turn_timer = float(timer) if timer is not None else server.turn_timer
         if turn_timer is not None:
             settings = replace(settings, turn_timer=turn_timer)
+        if server.nudge_after is not None:
+            settings = replace(settings, nudge_after=server.nudge_after)
         table = await self.services.tables.create(
             channel_id=channel, guild_id=interaction.guild_id or 0,
             user_id=interaction.user.id, name=interaction.user.display_name, preset=preset,

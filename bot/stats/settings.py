@@ -1,5 +1,5 @@
-"""A server's defaults for new tables (preset, options, turn timer, whether computer
-players may sit at ranked tables), stored as JSON in ``guild_settings``."""
+"""A server's defaults for new tables (preset, options, turn timer, turn nudge, whether
+computer players may sit at ranked tables), stored as JSON in ``guild_settings``."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ class ServerSettings:
     preset: str | None = None  # None: classic
     options: dict[str, str] = field(default_factory=dict)  # over the default preset
     turn_timer: float | None = None  # None: the bot's default
+    nudge_after: float | None = None  # None: the bot's default; 0: never
     computers_ranked: bool = True  # may computer players sit at ranked tables?
 
     @property
@@ -61,15 +62,19 @@ class ServerSettings:
         preset = data.get("preset")
         options = data.get("options")
         timer = data.get("turn_timer")
+        nudge = data.get("nudge_after")
         return cls(preset=preset if isinstance(preset, str) and preset in PRESETS else None,
                    options={str(k): str(v) for k, v in options.items()}
                    if isinstance(options, dict) else {},
                    turn_timer=float(timer) if isinstance(timer, (int, float)) else None,
+                   nudge_after=float(nudge) if isinstance(nudge, (int, float))
+                   and not isinstance(nudge, bool) and nudge >= 0 else None,
                    computers_ranked=bool(data.get("computers_ranked", True)))
 
     def to_dict(self) -> dict[str, Any]:
         return {"preset": self.preset, "options": dict(self.options),
-                "turn_timer": self.turn_timer, "computers_ranked": self.computers_ranked}
+                "turn_timer": self.turn_timer, "nudge_after": self.nudge_after,
+                "computers_ranked": self.computers_ranked}
 
     def rules_for(self, preset: str | None, options: dict[str, Any]
                   ) -> tuple[str, dict[str, Any]]:
@@ -99,6 +104,7 @@ class ServerSettingsService:
 
     async def update(self, guild_id: int, *, preset: str | None = None,
                               options: str | None = None, turn_timer: float | None = None,
+                              nudge_after: float | None = None,
                               computers_ranked: bool | None = None, reset: bool = False
                               ) -> ServerSettings:
         """Change what is given; ``options`` "-" (or "none") clears the default options."""
@@ -121,6 +127,7 @@ class ServerSettingsService:
         settings = ServerSettings(
             preset=new_preset, options=new_options,
             turn_timer=current.turn_timer if turn_timer is None else float(turn_timer),
+            nudge_after=current.nudge_after if nudge_after is None else float(nudge_after),
             computers_ranked=current.computers_ranked if computers_ranked is None
             else computers_ranked)
         await self.store.set_guild_settings(guild_id, settings.to_dict())

@@ -15,6 +15,7 @@ from bot.services import services_of
 from bot.stats.queries import HistoryEntry, LeaderboardPage
 from bot.stats.settings import ServerSettings
 from bot.store import LEADERBOARD_ORDERS, LeaderboardRow, PlayerStats
+from bot.table_data import TableSettings
 from bot.text.catalogue import say
 from bot.tree import locale_of, report_error
 
@@ -154,12 +155,17 @@ def _names(names: Sequence[str], locale: str | None) -> str:
                      for n in names)
 
 
-def settings_text(settings: ServerSettings, default_timer: float, locale: str | None) -> str:
+def settings_text(settings: ServerSettings, defaults: TableSettings, locale: str | None
+                  ) -> str:
+    """The server's settings; ``defaults``: the bot's, where the server keeps them."""
     options = " ".join(f"{k}={v}" for k, v in settings.options.items()) or "—"
-    timer = settings.turn_timer if settings.turn_timer is not None else default_timer
+    timer = settings.turn_timer if settings.turn_timer is not None else defaults.turn_timer
+    nudge = settings.nudge_after if settings.nudge_after is not None else defaults.nudge_after
     size = settings.table_size()
     table = say(locale, "settings_table", players=size[0], decks=size[1]) if size else "—"
     return say(locale, "settings_show", preset=settings.base_preset, options=options,
                table=table,
                timer=round(timer), ranked=say(locale, "yes" if settings.computers_ranked
-                                               else "no"))
+                                               else "no"),
+               nudge=say(locale, "settings_nudge", seconds=round(nudge))
+               if 0 < nudge < timer else say(locale, "settings_nudge_never"))

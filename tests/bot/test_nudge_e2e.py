@@ -5,6 +5,7 @@ new one's buttons work, and a restart goes on editing the new one."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -56,4 +57,22 @@ async def test_a_waiting_turn_posts_the_table_anew_and_a_restart_keeps_it(
         first = next(r for r in fake.records[mark:] if r.channel_id == world.channel.id
                      and r.kind in ("message_edit", "channel_message"))
         assert (first.kind, first.message_id) == ("message_edit", last)
+    fake.assert_clean()
+
+
+async def test_a_server_that_turns_the_nudge_off_gets_none(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, env={"SHENGJI_NUDGE_AFTER": "2"}) as world:
+        fake = world.fake
+        admin = fake.add_user("Bob", manage_guild=True)
+        ix = await answered(await fake.slash(admin, world.channel, "shengji", "settings",
+                                             nudge=0))
+        assert "notify the player never" in ix.message.content
+        alice = fake.add_user("Alice")
+        await create_and_start(world, alice)
+        await wait_until(lambda: f"<@{alice.id}>" in table_message(world).content,
+                         timeout=120)
+        waited = table_message(world)
+        await asyncio.sleep(5)  # (2 s would have nudged her, and the turn timer is 60 s)
+        assert f"<@{alice.id}>" in table_message(world).content  # still her turn
+        assert table_message(world).id == waited.id and not fake.message(waited.id).deleted
     fake.assert_clean()

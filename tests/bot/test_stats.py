@@ -382,6 +382,24 @@ async def test_server_defaults_apply_to_new_tables_of_the_default_preset(
     assert await stats.settings.update(GUILD, reset=True) == ServerSettings()
 
 
+async def test_a_server_sets_or_turns_off_the_nudge_of_its_new_tables(store: Store) -> None:
+    stats = Stats(store)
+    defaults = TableSettings(turn_timer=60.0, nudge_after=20.0)
+    assert "notify the player after 20 s" in \
+        settings_text(await stats.settings.get(GUILD), defaults, "en")
+    off = await stats.settings.update(GUILD, nudge_after=0)
+    assert (await stats.settings.get(GUILD)).nudge_after == 0 == off.nudge_after
+    assert "notify the player never" in settings_text(off, defaults, "en")
+    assert "重发牌桌提醒：不提醒" in settings_text(off, defaults, "zh_CN")
+    # kept when another setting changes; a nudge not sooner than the turn timer is none
+    later = await stats.settings.update(GUILD, turn_timer=30, nudge_after=45)
+    assert (await stats.settings.update(GUILD, computers_ranked=False)).nudge_after == 45
+    assert "notify the player never" in settings_text(later, defaults, "en")
+    # a stored value that is not a number of seconds reads as the bot's default
+    assert ServerSettings.from_dict({"nudge_after": "soon"}).nudge_after is None
+    assert ServerSettings.from_dict({"nudge_after": -1}).nudge_after is None
+
+
 async def test_a_server_default_no_table_could_have_is_refused_and_nothing_is_stored(
         store: Store) -> None:
     stats = Stats(store)
@@ -395,9 +413,10 @@ async def test_a_server_default_no_table_could_have_is_refused_and_nothing_is_st
     assert six.options == {"players": "6"}
     # and the admin is told the size a new table will have, decks included
     assert six.table_size() == (6, 3) and before.table_size() == (5, 2)
-    shown = settings_text(six, 60.0, "en")
+    shown = settings_text(six, TableSettings(turn_timer=60.0), "en")
     assert "options: players=6\ntable: 6 players, 3 decks\n" in shown
-    assert "牌桌：6 人，3 副牌" in settings_text(six, 60.0, "zh_CN")
+    assert "牌桌：6 人，3 副牌" in settings_text(six, TableSettings(turn_timer=60.0), "zh_CN")
     # a stored row whose options no longer make rules still shows, without a size
     broken = ServerSettings(preset="find-friends", options={"players": "99"})
-    assert broken.table_size() is None and "table: —" in settings_text(broken, 60.0, "en")
+    assert broken.table_size() is None
+    assert "table: —" in settings_text(broken, TableSettings(), "en")
