@@ -201,8 +201,10 @@ class TableService:
                 self.damaged[record.channel_id] = Damaged(record, reason)
                 continue
             self._keep(table)
-            restored.append(Restored(table, recent))
-            if table.status == "playing":
+            restored.append(Restored(table, recent))  # (drawn as it ended, if it did)
+            if table.status == "finished":
+                self._let_go(table)
+            elif table.status == "playing":
                 self._wait_begins(table, self._running[table.channel_id])
                 self._start_clock(table)
         return restored
@@ -227,6 +229,9 @@ class TableService:
                 if any(e.kind == "hand_scored" for e in events) and \
                         table.game.hand_number >= recorded:
                     await self._derive(table, events)
+            if isinstance(table.game.phase, MatchOver) and table.status == "playing":
+                # a crash after the match's end was stored, before the table's row was
+                await self._finish(table, table.game.phase.winner_team)
         return table, list(recent)
 
     async def close(self) -> None:
@@ -719,10 +724,21 @@ class TableService:
                                                          last_winner))
                 if self.stats:
                     await self.stats.hand_recorded(table.match_id)
-            elif ev.kind == "match_over":
-                table.status = "finished"
-                await self.store.finish_match(table.match_id, "finished", ev.get("team"))
-                await self._save(table)
+            # the match's end and the table's row together, even through a cancel
+            # (closing): a row left in play would be restored as a table in play
+            elif ev.kind == "match_over" and \
+                    await _to_the_end(self._finish(table, ev.get("team"))):
+                raise asyncio.CancelledError
+
+    async def _finish(self, table: Table, team: int) -> None:
+        """The match is over: stored as finished (unless it is already: a restart after
+        a crash between the two writes), then the table's row."""
+        assert table.match_id is not None
+        table.status = "finished"
+        match = await self.store.load_match(table.match_id)
+        if match is None or match.status == "playing":
+            await self.store.finish_match(table.match_id, "finished", team)
+        await self._save(table)
 
     async def _deliver(self, table: Table, events: Sequence[Event]) -> None:
         """One outbox batch: the public events, then each seat's private ones. A finished

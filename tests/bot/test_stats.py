@@ -294,7 +294,8 @@ async def test_a_former_players_seat_is_never_counted_rated_or_seated_again(
     finally:
         await service.close()
     assert table.match_id is not None and await store.pending_stats() == [table.match_id]
-    assert (await store.erase_player(GUILD, ANN)).matches == 1
+    erased = await store.erase_player(GUILD, ANN)
+    assert (erased.matches, erased.live_channels) == (1, ())  # (the table was let go)
     assert await stats.counter.catch_up() == len(await store.match_hands(table.match_id))
     former = await store.player_stats(GUILD, FORMER_PLAYER)  # (a name only: none)
     assert former is None or (former.played, former.hands_defending, former.hands_attacking,

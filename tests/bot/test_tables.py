@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from bot.errors import BotError
-from bot.store import HandRecord, Store, StoreError
+from bot.store import HandRecord, Store, StoreError, TableRecord
 from bot.table_data import Table, TableSettings
 from bot.tables import TableService
 from bot.ui.render import status_line
@@ -345,6 +345,63 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend:
     gc.collect()
     assert game() is None
     assert (await service.play_again(1, 100)).status == "lobby"
+
+
+class SlowEndStore:
+    """The real store, slow to save a finished table's row (a loaded database)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def save_table(self, table: TableRecord) -> None:
+        if table.status == "finished":
+            await asyncio.sleep(0.5)
+        await self._store.save_table(table)
+
+
+async def test_closing_while_a_match_s_end_is_stored_stores_all_of_it(backend: Backend
+                                                                      ) -> None:
+    """A close (SIGTERM) between storing the match's end and the table's row still stores
+    the row: else the next start would restore a table in play at a match that is over."""
+    store = SlowEndStore(await backend.open())
+    service, _, _ = await _service(backend, store)  # type: ignore[arg-type]
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic",
+                                 options={"level_ranks": "Q,K,A", "finish": "reach_ace"})
+    await service.start(1, 100)
+    await service.leave(1, 100)
+    await _stored_as_finished(store, table.match_id)  # type: ignore[arg-type]
+    await service.close()  # (while the row's save waits)
+    stored = await store.load_table(1)
+    assert stored is not None and stored.status == "finished"
+
+
+async def test_a_match_over_whose_table_row_says_in_play_is_restored_finished(
+        backend: Backend) -> None:
+    """The bot died after storing the match's end and before the table's row: at start
+    the table is not restored as one in play (stuck at the match's end, holding its
+    channel): its row is made finished, and Play again opens a new lobby."""
+    service, _, store = await _service(backend)
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="classic",
+                                 options={"level_ranks": "Q,K,A", "finish": "reach_ace"})
+    await service.start(1, 100)
+    await service.leave(1, 100)
+    await _wait(lambda: table.status == "finished", timeout=60)
+    await _stored_as_finished(store, table.match_id)
+    await service.close()
+    await store.save_table(replace(table.record(), status="playing"))  # the lost write
+    again, _, _ = await _service(backend, store)
+    (restored,) = await again.restore()
+    assert restored.table.status == "finished"
+    assert 1 not in again.tables  # (let go: Play again reads the store)
+    stored = await store.load_table(1)
+    assert stored is not None and stored.status == "finished"
+    assert (await store.load_match(table.match_id)).status == "finished"  # type: ignore[union-attr]
+    assert (await again.play_again(1, 100)).status == "lobby"
 
 
 async def test_restore_rebuilds_a_game_from_its_log(backend: Backend) -> None:
