@@ -36,6 +36,7 @@ from engine.cards import Rank, Suit, parse_card, parse_cards
 from engine.game import Bidding, Burying, CallingFriends, Game, NamingTrump, Transferring
 from engine.rules import ruleset
 from engine.views import seat_view
+from tests.engine.test_games import j_tractor_kitty
 
 USERS = 100  # seat i is played by user USERS + i
 
@@ -367,26 +368,8 @@ def test_the_status_of_a_transfer_names_who_decides() -> None:
         "1. Ann decides where 11 stopped levels go."
 
 
-def _penalty_to_place() -> Game:
-    """find-friends with ``jack_kitty_penalty``: seat 1 wins the kitty with a J tractor
-    over the dealer (0, at J) and the friend (2); 14 levels the defenders cannot lose are
-    the dealer's to place on opponents (seat 3 at 6, seat 4 at 5; seat 1 won the kitty)."""
-    rules = ruleset("find-friends", jack_kitty_penalty=True)
-    hands = [parse_cards(h) for h in ("9S 9S 10S 10S", "JH JH JS JS", "3C 4C 6C 7C",
-                                      "8C 9C QC QC", "AC AC KC 2C")]
-    game = Game.from_position(
-        rules, level=Rank.JACK, trump=Suit.SPADES, dealer=0, hands=hands,
-        seat_levels=[Rank.JACK, Rank.KING, Rank.THREE, Rank.SIX, Rank.FIVE],
-        calls=[(parse_card("KH"), 1)], friends=[2], attacker_points=130,
-        kitty=parse_cards("3D 4D 6D 7D 8D 9D QD 2D"))
-    for seat in range(5):
-        game.apply(Play(seat, tuple(hands[seat])))
-    assert isinstance(game.phase, Transferring) and game.phase.kitty_winner == 1
-    return game
-
-
 async def test_the_dealer_names_who_takes_the_j_penalty_s_levels() -> None:
-    game = _penalty_to_place()
+    game = j_tractor_kitty([Rank.JACK, Rank.KING, Rank.THREE, Rank.SIX, Rank.FIVE])
     table = _table(game, "find-friends", {"jack_kitty_penalty": True})
     names = seat_names(table)
     text, controls = await _panel(table, 0)

@@ -136,20 +136,28 @@ def test_the_called_friend_is_unknown_until_the_copy_is_played() -> None:
         assert view.calls == ((card, 1, None),)
 
 
-def test_the_j_penalty_says_only_the_levels_taken() -> None:
-    """Every opponent, the kitty's winner too, at the first level: the dealer's naming
-    lowers nobody more, and no line says anyone went down 0 levels."""
+def j_tractor_kitty(levels: list[Rank]) -> Game:
+    """find-friends with ``jack_kitty_penalty``, after the hand: seat 1 won the kitty with
+    a J tractor (24 levels) over the dealer (0, at J) and the friend (2), at ``levels``;
+    what the defenders could not lose is the dealer's to place on opponents."""
     rules = ruleset("find-friends", jack_kitty_penalty=True)
     hands = [parse_cards(h) for h in ("9S 9S 10S 10S", "JH JH JS JS", "3C 4C 6C 7C",
                                       "8C 9C QC QC", "AC AC KC 2C")]
     game = Game.from_position(
         rules, level=Rank.JACK, trump=Suit.SPADES, dealer=0, hands=hands,
-        seat_levels=[Rank.JACK, Rank.TWO, Rank.THREE, Rank.SIX, Rank.TWO],
-        calls=[(parse_card("KH"), 1)], friends=[2], attacker_points=130,
-        kitty=parse_cards("3D 4D 6D 7D 8D 9D QD 2D"))
+        seat_levels=levels, calls=[(parse_card("KH"), 1)], friends=[2],
+        attacker_points=130, kitty=parse_cards("3D 4D 6D 7D 8D 9D QD 2D"))
     for seat in range(5):
         game.apply(Play(seat, tuple(hands[seat])))
-    assert isinstance(game.phase, Transferring) and game.phase.offers[0] == (0, 14)
+    assert isinstance(game.phase, Transferring) and game.phase.kitty_winner == 1
+    return game
+
+
+def test_the_j_penalty_says_only_the_levels_taken() -> None:
+    """Every opponent, the kitty's winner too, at the first level: the dealer's naming
+    lowers nobody more, and no line says anyone went down 0 levels."""
+    game = j_tractor_kitty([Rank.JACK, Rank.TWO, Rank.THREE, Rank.SIX, Rank.TWO])
+    assert game.phase.offers[0] == (0, 14)  # type: ignore[union-attr]
     events = game.apply(Transfer(0, None))  # seat 3 (6 → 2) takes 4; nobody else can
     taken = [(e.get("target"), e.get("levels")) for e in events if e.kind == "penalty_taken"]
     assert taken == [(3, 4)]
