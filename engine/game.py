@@ -1052,10 +1052,10 @@ def _score_individual(hand: _HandEnd) -> _Outcome:
         if named:  # the dealer names them after the hand
             offers = ((dealer, excess), *offers)
         else:  # nobody to name (or the match is over): in seat order, then the kitty's
-            for seat in (*nameable, hand.last_winner):
-                if excess:
-                    levels[seat], excess = lower(rules, levels[seat], excess)
-                    reasons.setdefault(seat, []).append("jack_penalty")
+            excess, taken = _lower_in_turn(rules, levels, [*nameable, hand.last_winner],
+                                           excess)
+            for seat, _ in taken:
+                reasons.setdefault(seat, []).append("jack_penalty")
     if rules.teams is Formation.BID:
         return _Outcome(row, tuple(levels), dealer, winner, reasons, climbs, offers=offers)
     winners = defenders if side == DEFENDERS else attackers
@@ -1064,6 +1064,21 @@ def _score_individual(hand: _HandEnd) -> _Outcome:
     next_dealer = winners[1] if len(winners) > 1 and winners[0] == dealer else winners[0]
     return _Outcome(row, tuple(levels), next_dealer, winner, reasons, climbs, offers=offers,
                     next_declarers=tuple(winners), excess=named)
+
+
+def _lower_in_turn(rules: Ruleset, levels: list[Rank], seats: Sequence[int], owed: int
+                   ) -> tuple[int, list[tuple[int, int]]]:
+    """Lowers ``seats`` in turn by what is ``owed``, each as far as it goes (above the
+    first level): what is still owed, and (seat, levels taken) of each that lost any."""
+    taken = []
+    for seat in seats:
+        if not owed:
+            break
+        levels[seat], left = lower(rules, levels[seat], owed)
+        if left < owed:
+            taken.append((seat, owed - left))
+        owed = left
+    return owed, taken
 
 
 def _nameable(rules: Ruleset, levels: list[Rank], attackers: Sequence[int], kitty_winner: int
@@ -1103,9 +1118,7 @@ def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list
                 levels[seat], left = lower(rules, levels[seat], n)
                 excess += left
                 reasons.setdefault(seat, []).append("jack_penalty")
-            for seat in friends:
-                if excess:
-                    levels[seat], excess = lower(rules, levels[seat], excess)
+            excess, _ = _lower_in_turn(rules, levels, friends, excess)
     if rules.ace_kitty_penalty and phase.level is Rank.ACE and \
             any(c.rank is Rank.ACE for c in play):
         if rules.level_ranks.index(levels[dealer]) > rules.level_ranks.index(Rank.JACK):
@@ -1185,25 +1198,18 @@ def _place_penalty(state: MatchState, phase: Transferring, target: int | None) -
         if target not in nameable:
             raise EngineError("penalty_target", rule="lowest", seat=target)
         nameable = [target]
-    events: list[Event] = []
-    for seat in nameable:
-        levels[seat], left = lower(rules, levels[seat], owed)
-        events.append(event("penalty_taken", seat=dealer, target=seat, levels=owed - left,
-                            level=levels[seat].label))
-        owed = left
-        if not owed:
-            break
-    if owed and _nameable(rules, levels, attackers, kitty_winner):  # another to name
+    owed, taken = _lower_in_turn(rules, levels, nameable, owed)
+    more = bool(owed) and bool(_nameable(rules, levels, attackers, kitty_winner))
+    if owed and not more:  # every other opponent is at the first level: the kitty's winner
+        owed, last = _lower_in_turn(rules, levels, [kitty_winner], owed)
+        taken += last  # (one at the first level already loses nothing: said nothing)
+    events = [event("penalty_taken", seat=dealer, target=seat, levels=n,
+                    level=levels[seat].label) for seat, n in taken]
+    state = evolve(state, levels=tuple(levels))
+    if more:  # another to name
         events.append(_turn(dealer))
-        return _step(evolve(state, levels=tuple(levels)),
-                     replace(phase, offers=((dealer, owed), *phase.offers[1:])), events)
-    if owed:  # every other opponent is at the first level: the kitty's winner
-        levels[kitty_winner], left = lower(rules, levels[kitty_winner], owed)
-        if left < owed:  # (one at the first level already loses nothing: said nothing)
-            events.append(event("penalty_taken", seat=dealer, target=kitty_winner,
-                                levels=owed - left, level=levels[kitty_winner].label))
-    return _next_offer(evolve(state, levels=tuple(levels)), replace(phase, kitty_winner=None),
-                       events)
+        return _step(state, replace(phase, offers=((dealer, owed), *phase.offers[1:])), events)
+    return _next_offer(state, replace(phase, kitty_winner=None), events)
 
 
 def _attackers_after(state: MatchState, phase: Transferring) -> list[int]:
