@@ -249,7 +249,7 @@ class DiscordPublisher:
             task.cancel()
         for kept in (self._latest, self.recent, self._results, self._lock):
             kept.pop(channel_id, None)
-        self._nudge_for(channel_id, None, 0.0)
+        self._drop_nudge(channel_id)
         self._forbidden.discard(channel_id)
         for key in [k for k in self.pending_private if k[0] == channel_id]:
             del self.pending_private[key]
@@ -342,30 +342,28 @@ class DiscordPublisher:
 
     def _arm_nudge(self, table: Table) -> None:
         """After a redraw: a person's turn gets its nudge at ``nudge_after`` seconds into
-        their wait, unless it is over by then."""
+        their wait, unless it is over by then; once a wait (the same wait redrawn keeps
+        its nudge, or the one it had)."""
+        channel_id, game, ends = table.channel_id, table.game, table.turn_ends
+        kept = self._nudges.get(channel_id)
+        if kept is not None and kept[0][0] is game and kept[0][1] == ends:
+            return
+        self._drop_nudge(channel_id)
         settings = table.settings
-        ends = table.turn_ends
-        if person_to_act(table) is None or ends is None or table.game is None or \
-                not 0 < settings.nudge_after < settings.turn_timer:
-            self._nudge_for(table.channel_id, None, 0.0)
+        if person_to_act(table) is None or ends is None or game is None or \
+                not 0 < settings.nudge_after < settings.turn_timer or self._closing or \
+                channel_id in self._gone:
             return
         at = ends - settings.turn_timer + settings.nudge_after  # (the wait began then)
-        self._nudge_for(table.channel_id, (table.game, ends), at, table)
+        wait = (game, ends)
+        self._nudges[channel_id] = (wait, asyncio.create_task(
+            self._nudge(table, wait, at), name=f"nudge-{channel_id}"))
 
-    def _nudge_for(self, channel_id: int, wait: tuple[object, float] | None, at: float,
-                   table: Table | None = None) -> None:
-        """The channel's nudge is for ``wait`` (None: none), at ``at`` (Unix time)."""
-        kept = self._nudges.get(channel_id)
-        if kept is not None:
-            if wait is not None and kept[0][0] is wait[0] and kept[0][1] == wait[1]:
-                return  # (the same wait, redrawn)
-            if kept[1] is not asyncio.current_task():
-                kept[1].cancel()
-            del self._nudges[channel_id]
-        if wait is None or table is None or self._closing or channel_id in self._gone:
-            return
-        task = asyncio.create_task(self._nudge(table, wait, at), name=f"nudge-{channel_id}")
-        self._nudges[channel_id] = (wait, task)
+    def _drop_nudge(self, channel_id: int) -> None:
+        """The channel's nudge to come, if any, is not made (not the one running now)."""
+        kept = self._nudges.pop(channel_id, None)
+        if kept is not None and kept[1] is not asyncio.current_task():
+            kept[1].cancel()
 
     async def _nudge(self, table: Table, wait: tuple[object, float], at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.time()))
