@@ -21,56 +21,52 @@ from bot.tree import locale_of, report_error
 from bot.ui.buttons import can_manage
 
 
-def _channels(channels: tuple[int, ...], locale: str | None) -> str:
-    return say(locale, "name_separator").join(f"<#{c}>" for c in channels)
-
-
-def _buttons(yes: discord.ui.Item[Any], no: discord.ui.Item[Any]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(yes)
-    view.add_item(no)
-    return view
-
-
 def _guild_counts(found: GuildData, locale: str | None) -> dict[str, str]:
     return {"matches": say(locale, "erase_matches", n=found.matches),
             "players": say(locale, "erase_players", n=found.players)}
 
 
-def _guild_refused(found: GuildData, locale: str | None) -> str:
-    return say(locale, "erase_live_tables", channels=_channels(found.live_channels, locale))
+def _refused(found: GuildData | PlayerData, key: str, locale: str | None) -> str:
+    """Why nothing is erased while a table is open: ``key`` names its channels."""
+    channels = say(locale, "name_separator").join(f"<#{c}>" for c in found.live_channels)
+    return say(locale, key, channels=channels)
+
+
+def _question(found: GuildData | PlayerData, locale: str | None, refused: str, nothing: str,
+              ask: str, yes: discord.ui.Item[Any], no: discord.ui.Item[Any]
+              ) -> tuple[str, discord.ui.View | None]:
+    """An erase question: refused while a table is open (``refused``), nothing to erase
+    (``nothing``), else ``ask`` with its two buttons."""
+    if found.live_channels:
+        return _refused(found, refused, locale), None
+    if found.empty:
+        return say(locale, nothing), None
+    view = discord.ui.View(timeout=None)
+    view.add_item(yes)
+    view.add_item(no)
+    return ask, view
 
 
 def server_question(found: GuildData, locale: str | None, guild_id: int
                     ) -> tuple[str, discord.ui.View | None]:
     """What ``erase-data whose:server`` answers: the question with its buttons, or why
     there is none."""
-    if found.live_channels:
-        return _guild_refused(found, locale), None
-    if found.empty:
-        return say(locale, "erase_nothing"), None
     key = "erase_question_settings" if found.settings else "erase_question"
-    return say(locale, key, **_guild_counts(found, locale)), _buttons(
-        EraseButton(guild_id, "yes", say(locale, "btn_erase")),
-        EraseButton(guild_id, "no", say(locale, "btn_keep")))
-
-
-def _player_refused(found: PlayerData, locale: str | None) -> str:
-    return say(locale, "forget_live", channels=_channels(found.live_channels, locale))
+    return _question(found, locale, "erase_live_tables", "erase_nothing",
+                     say(locale, key, **_guild_counts(found, locale)),
+                     EraseButton(guild_id, "yes", say(locale, "btn_erase")),
+                     EraseButton(guild_id, "no", say(locale, "btn_keep")))
 
 
 def player_question(found: PlayerData, locale: str | None, guild_id: int, user_id: int
                     ) -> tuple[str, discord.ui.View | None]:
     """What ``erase-data`` (whose: mine) answers: the question with its buttons, or why
     there is none."""
-    if found.live_channels:
-        return _player_refused(found, locale), None
-    if found.empty:
-        return say(locale, "forget_nothing"), None
-    return say(locale, "forget_question", matches=say(locale, "erase_matches",
-                                                      n=found.matches)), _buttons(
-        ForgetButton(guild_id, user_id, "yes", say(locale, "btn_forget")),
-        ForgetButton(guild_id, user_id, "no", say(locale, "btn_keep")))
+    return _question(found, locale, "forget_live", "forget_nothing",
+                     say(locale, "forget_question",
+                         matches=say(locale, "erase_matches", n=found.matches)),
+                     ForgetButton(guild_id, user_id, "yes", say(locale, "btn_forget")),
+                     ForgetButton(guild_id, user_id, "no", say(locale, "btn_keep")))
 
 
 def _button(custom_id: str, answer: str, label: str) -> discord.ui.Button[Any]:
@@ -119,7 +115,7 @@ class EraseButton(_Answer, GuardedControl, discord.ui.DynamicItem[discord.ui.But
         if not can_manage(interaction):  # (it may have been taken away since)
             raise BotError("need_manage_server_erase")
         erased = await services_of(interaction.client).server_data.erase_guild(self.guild_id)
-        return _guild_refused(erased, locale) if erased.live_channels \
+        return _refused(erased, "erase_live_tables", locale) if erased.live_channels \
             else say(locale, "erase_done", **_guild_counts(erased, locale))
 
 
@@ -147,6 +143,6 @@ class ForgetButton(_Answer, GuardedControl, discord.ui.DynamicItem[discord.ui.Bu
     async def _erase(self, interaction: discord.Interaction, locale: str | None) -> str:
         erased = await services_of(interaction.client).server_data.erase_player(
             self.guild_id, self.user_id)
-        return _player_refused(erased, locale) if erased.live_channels \
+        return _refused(erased, "forget_live", locale) if erased.live_channels \
             else say(locale, "forget_done", matches=say(locale, "erase_matches",
                                                         n=erased.matches))
