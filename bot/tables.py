@@ -25,7 +25,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -42,6 +42,7 @@ from bot.table_data import (
     check_hosted,
     fitting_decks,
 )
+from bot.through_cancel import to_the_end
 from engine.actions import (
     Action,
     Bury,
@@ -692,7 +693,7 @@ class TableService:
             raise BotError.refused("illegal", exc) from None
         table.active_at = time.time()
         try:
-            cancelled = await _to_the_end(self.store.append_action(
+            cancelled = await to_the_end(self.store.append_action(
                 table.match_id, len(game.log), action_to_dict(action)))
         except StoreError as exc:  # (worded: a database out of reach needs no traceback)
             # (said once while the table's clock keeps failing: it said so already)
@@ -727,7 +728,7 @@ class TableService:
             # the match's end and the table's row together, even through a cancel
             # (closing): a row left in play would be restored as a table in play
             elif ev.kind == "match_over" and \
-                    await _to_the_end(self._finish(table, ev.get("team"))):
+                    await to_the_end(self._finish(table, ev.get("team"))):
                 raise asyncio.CancelledError
 
     async def _finish(self, table: Table, team: int) -> None:
@@ -1041,20 +1042,6 @@ class TableService:
         occupant = table.seats[seat]
         assert occupant is not None
         return occupant
-
-
-async def _to_the_end(write: Awaitable[None]) -> bool:
-    """Await a store write to its end even when the caller is cancelled meanwhile (the
-    store may have it already, so the swap must follow); True if a cancel came."""
-    task = asyncio.ensure_future(write)
-    cancelled = False
-    while not task.done():
-        try:
-            await asyncio.wait([task])  # (a cancel stops the waiting, not the write)
-        except asyncio.CancelledError:
-            cancelled = True
-    task.result()
-    return cancelled
 
 
 def _pass_host(table: Table) -> list[Event]:

@@ -35,6 +35,7 @@ from bot.services import Pictures
 from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event, result_lines, trump_name
+from bot.through_cancel import to_the_end
 from bot.ui.buttons import table_buttons
 from bot.ui.render import (
     person_to_act,
@@ -333,10 +334,18 @@ class DiscordPublisher:
                                     description=picture.alt_text[:1024])
             message = await channel.send(content=content, file=file, view=view,
                                          allowed_mentions=mentions)
-            await self.message_posted(table, message.id)
-            if anew and old is not None:  # (after the new one is stored: never no table)
-                with contextlib.suppress(discord.NotFound):
-                    await channel.get_partial_message(old).delete()
+            # once posted, the new message is stored and a nudge's old one deleted even
+            # through a close, or the next start would show two table messages
+            if await to_the_end(self._moved(table, message.id, old if anew else None)):
+                raise asyncio.CancelledError
+
+    async def _moved(self, table: Table, message_id: int, old: int | None) -> None:
+        """The table message is now ``message_id``: stored, then ``old`` (a nudge's) is
+        deleted, after the new one is stored so that there is never no table message."""
+        await self.message_posted(table, message_id)
+        if old is not None:
+            with contextlib.suppress(discord.NotFound):
+                await self.post.channel(table.channel_id).get_partial_message(old).delete()
 
     # -- nudges ------------------------------------------------------------------------------
 

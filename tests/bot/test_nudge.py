@@ -135,3 +135,35 @@ async def test_no_nudge_where_nobody_is_waited_for_or_it_is_off(posting: Posting
     await asyncio.sleep(4 * NUDGE)
     assert len(_created(posting)) == 1
     assert not _deleted(posting)
+
+
+async def test_a_close_while_the_new_message_is_stored_still_deletes_the_old_one(
+        posting: Posting) -> None:
+    """A close (a restart's first half) cancels the nudge after it posted the new message:
+    the new message is still stored and the old one deleted, so the next start shows one
+    table message, the one it knows."""
+    table = _table(posting, _at(Playing, "classic"))
+    storing, store_may_end = asyncio.Event(), asyncio.Event()
+    remember = posting.publisher.message_posted
+
+    async def slow_store(table: Table, message_id: int) -> None:
+        if posting.posted:  # (the first post is stored at once; the nudge's slowly)
+            storing.set()
+            await store_may_end.wait()
+        await remember(table, message_id)
+
+    posting.publisher.message_posted = slow_store
+    posting.publisher.schedule(table)
+    await wait_until(lambda: len(_created(posting)) == 1, timeout=10)
+    first = _created(posting)[0].message_id
+    await asyncio.wait_for(storing.wait(), timeout=10)
+
+    closing = asyncio.create_task(posting.publisher.close())
+    await asyncio.sleep(0.2)
+    assert not closing.done()  # (it waits for the store, not cancelling it)
+    store_may_end.set()
+    await asyncio.wait_for(closing, timeout=10)
+    anew = _created(posting)[1].message_id
+    assert posting.posted == [first, anew]
+    assert first in _deleted(posting)
+    assert [m.id for m in posting.fake.messages(posting.channel)] == [anew]
