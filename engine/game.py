@@ -1229,6 +1229,30 @@ def penalty_targets(state: MatchState) -> list[int]:
                      phase.kitty_winner)
 
 
+#: The events of the level moves after a hand's scoring (``Transferring``): where stopped
+#: levels went, and who took the J penalty's levels the defenders could not lose.
+AFTER_HAND = ("levels_transferred", "transfer_refused", "levels_kept", "penalty_taken")
+
+
+def settled_result(state: MatchState) -> HandResult | None:
+    """At a hand's end after the level moves that follow it (``level_transfer``, the J
+    penalty's excess placed by the dealer: RULES §5), the hand's result with every seat's
+    ``new`` level as it is now, a seat that moved giving ``after_hand`` as a reason (in
+    place of ``none``); None where nothing moved after the scoring (or the hand is not
+    over)."""
+    phase = state.phase
+    if not isinstance(phase, (HandOver, MatchOver)):
+        return None
+    result = phase.result
+    now = [state.level_of(change.seat) for change in result.changes]
+    if all(change.new is level for change, level in zip(result.changes, now, strict=True)):
+        return None
+    return replace(result, changes=tuple(
+        change if change.new is level else replace(change, new=level, reasons=(
+            *(r for r in change.reasons if r != "none"), "after_hand"))
+        for change, level in zip(result.changes, now, strict=True)))
+
+
 def _answer_transfer(state: MatchState, phase: Transferring, action: AnswerTransfer) -> Step:
     target = phase.asked
     if target is None:

@@ -207,7 +207,7 @@ def lower(rules: Ruleset, level: Rank, steps: int) -> tuple[Rank, int]:
 
 #: Why a player's level changed (``LevelChange.reasons``); see ``LevelChange``.
 REASONS = ("defended", "took_over", "attacked", "must_play", "jack_penalty", "ace_penalty",
-           "j_fall", "none")
+           "j_fall", "after_hand", "none")
 
 #: What a result notes beyond its row (``Note.code``): ``j_fall``, changzhu's J到6 / 双J到底
 #: dropped the defenders to ``Note.level``.
@@ -231,7 +231,8 @@ class LevelChange:
     at a must-play rank: ``stopped`` levels not taken), ``jack_penalty`` /
     ``ace_penalty`` (the kitty penalties of RULES §5), ``j_fall`` (changzhu J到6),
     ``none`` (no change). A ``level_transfer`` after the hand is an event of its own
-    (``levels_transferred`` / ``levels_kept``)."""
+    (``levels_transferred`` / ``levels_kept``); ``engine.game.settled_result`` then
+    gives a seat that moved the reason ``after_hand``."""
 
     seat: int
     old: Rank

@@ -437,6 +437,25 @@ class GameLogStore(SqlBackend):
             await tx.execute("UPDATE matches SET hands_played = hands_played + 1 WHERE id = ?",
                              (hand.match_id,))
 
+    async def amend_hand(self, hand: HandRecord) -> None:
+        """The stored hand ``hand.match_id``/``hand.hand_no`` takes ``hand``'s levels after
+        and result: the level moves that followed its scoring (RULES §5 level transfer and
+        J penalty). Its other fields, and the stats counted from it, stay."""
+        if not isinstance(hand, HandRecord):
+            raise StoreError("amend_hand needs a HandRecord")
+        values = (dumps(hand.levels_after, "levels_after"), dumps(hand.result, "the hand result"),
+                  None if hand.seat_changes is None
+                  else dumps([c.to_dict() for c in hand.seat_changes], "seat_changes"),
+                  hand.match_id, hand.hand_no)
+        doing = f"amending hand {hand.hand_no} of match {hand.match_id}"
+        async with self._transaction(doing) as tx:
+            rows = await tx.fetch("SELECT 1 FROM hands WHERE match_id = ? AND hand_no = ?",
+                                  (hand.match_id, hand.hand_no))
+            if not rows:
+                raise StoreError(f"hand {hand.hand_no} of match {hand.match_id} is not stored")
+            await tx.execute("UPDATE hands SET levels_after = ?, result = ?, seat_changes = ? "
+                             "WHERE match_id = ? AND hand_no = ?", values)
+
     async def finish_match(self, match_id: int, status: MatchStatus,
                            winner_team: int | None) -> None:
         if status == "finished":

@@ -45,6 +45,8 @@ from bot.ui.render import (
     table_text,
 )
 from engine.actions import Event
+from engine.game import AFTER_HAND, settled_result
+from engine.scoring import HandResult
 from engine.views import SeatView, public_view
 
 log = logging.getLogger(__name__)
@@ -55,9 +57,6 @@ log = logging.getLogger(__name__)
 TABLE_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
 
 TABLE_LOG_LINES = 8
-#: Events after a hand's result that the result post adds: where stopped levels went, and
-#: who took the J penalty's levels the defenders could not lose.
-AFTER_HAND = ("levels_transferred", "transfer_refused", "levels_kept", "penalty_taken")
 # the coalescing interval grows by one ``edit_interval`` for every this many tables (or
 # pictures) waiting, to at most ``MAX_STRETCH`` intervals
 WAITING_PER_STRETCH = 12
@@ -181,6 +180,10 @@ class DiscordPublisher:
                 await self._add_to_result(table, line)
             elif ev.kind == "match_over":
                 await self._post_match_over(table, ev)
+        if table.game is not None and any(ev.kind in AFTER_HAND for ev in events):
+            settled = settled_result(table.game.state)
+            if settled is not None:  # (the last move made: the levels are final)
+                await self._redraw_result(table, settled, names)
         self.schedule(table)
 
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
@@ -427,6 +430,24 @@ class DiscordPublisher:
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             self._failed("add to the result", table.channel_id, exc)
+
+    async def _redraw_result(self, table: Table, settled: HandResult, names: list[str]) -> None:
+        """The result post's picture drawn again with every level after the moves that
+        followed the hand (its text has said each move)."""
+        posted = self._results.get(table.channel_id)
+        if posted is None:
+            return
+        try:
+            picture = await result_picture(self.pictures, table.locale, settled, names,
+                                           table.rules.seating)
+            file = discord.File(_bytes(picture.png), filename="result.png",
+                                description=picture.alt_text[:1024])
+            await self.post.channel(table.channel_id).get_partial_message(
+                posted[0].id).edit(attachments=[file])
+        except discord.NotFound:
+            del self._results[table.channel_id]
+        except Exception as exc:  # the words said it: the picture stays as it was
+            self._failed("draw the result again", table.channel_id, exc)
 
     async def _post_match_over(self, table: Table, ev: Event) -> None:
         """The winners, by name (a team's players, or with levels by player the one who

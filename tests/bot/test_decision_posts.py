@@ -57,6 +57,14 @@ async def test_the_result_post_says_where_the_stopped_levels_went(posting: Posti
     (post,) = [m for m in posting.fake.messages(posting.channel)
                if "Attackers' total" in (m.content or "")]
 
+    def bob_in_the_picture() -> str:
+        (picture,) = posting.fake.message(post.id).attachments
+        alt = picture.description or ""
+        return alt[alt.index("2. Bob"):alt.index("3. Cy")]
+
+    before = result.changes[friend]  # (as scored)
+    assert f"{before.old.label} → {before.new.label} " in bob_in_the_picture()
+
     offered = game.apply(Transfer(chooser, friend))
     await _deliver(publisher, table, offered)
     accepted = game.apply(AnswerTransfer(friend, True))
@@ -67,6 +75,12 @@ async def test_the_result_post_says_where_the_stopped_levels_went(posting: Posti
                        levels=levels, level=moved.get("level"))
     await wait_until(lambda: line in (posting.fake.message(post.id).content or ""), timeout=10)
     assert posting.fake.message(post.id).content.startswith(post.content or "")
+
+    # the moves made, the result's picture is drawn again with Bob's level after them
+    after = f"{before.old.label} → {moved.get('level')}"
+    assert moved.get("level") != before.new.label
+    await wait_until(lambda: after in bob_in_the_picture(), timeout=10)
+    assert say("en", "reason_after_hand") in bob_in_the_picture()
 
 
 @pytest.mark.parametrize(("seat", "by_dm"), [(1, True), (2, False)], ids=["dm", "dms-closed"])

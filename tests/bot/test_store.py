@@ -28,6 +28,7 @@ from bot.store import (
     PlayerData,
     PostgresStore,
     Rating,
+    SeatChange,
     SeatRecord,
     SqliteStore,
     StoreError,
@@ -159,6 +160,30 @@ async def test_hands_round_trip_in_order_and_count(store: Store) -> None:
     assert await store.match_hands(match_id) == hands
     match = await store.load_match(match_id)
     assert match is not None and match.hands_played == 2
+
+
+async def test_an_amended_hand_takes_only_its_levels_after_and_result(store: Store) -> None:
+    """The level moves after a hand (``TableService`` amends its record): the levels
+    after, the seats' changes and the result change; nothing else, no other hand, and
+    no count. A hand not stored is refused, and nothing changes."""
+    match_id = await store.create_match(GUILD, CHANNEL, 1, RULES, seats())
+    first = hand(match_id, 0, defenders=(0, 2), winner_side="attackers",
+                 seat_changes=(SeatChange("2", "2", 0, ("none",)),) * 4)
+    second = hand(match_id, 1)
+    await store.record_hand(first)
+    await store.record_hand(second)
+    amended = replace(first, levels_after=["3", "2"], result={"lines": ["moved"]},
+                      seat_changes=(SeatChange("2", "3", 0, ("none",)),) * 4,
+                      attacker_points=5, dealer=2, last_trick_seat=0)
+    await store.amend_hand(amended)
+    expected = replace(first, levels_after=["3", "2"], result={"lines": ["moved"]},
+                       seat_changes=amended.seat_changes)
+    assert await store.match_hands(match_id) == [expected, second]
+    match = await store.load_match(match_id)
+    assert match is not None and match.hands_played == 2
+    with pytest.raises(StoreError, match=f"hand 2 of match {match_id} is not stored"):
+        await store.amend_hand(hand(match_id, 2))
+    assert await store.match_hands(match_id) == [expected, second]
 
 
 @pytest.mark.parametrize("hand_no", [1, 0], ids=["duplicate", "earlier"])

@@ -16,9 +16,11 @@ import pytest
 
 from bot.ai import EngineDeciders, rank_plays
 from bot.errors import BotError
-from bot.store import Store
+from bot.store import HandRecord, Store, StoreError
 from bot.table_data import HOSTED_PRESETS, Table, TableSettings, after_hand_default
 from bot.tables import TableService
+from bot.text.catalogue import SOURCE, say
+from bot.text.events import result_lines
 from engine.actions import (
     Action,
     AnswerTransfer,
@@ -34,6 +36,7 @@ from engine.actions import (
 )
 from engine.ai import AiPool, choose_cards
 from engine.game import (
+    AFTER_HAND,
     Bidding,
     CallingFriends,
     Game,
@@ -43,6 +46,7 @@ from engine.game import (
     Playing,
     Transferring,
     apply,
+    settled_result,
 )
 from engine.legal import legal_plays
 from engine.rules import PRESETS, ruleset
@@ -383,6 +387,101 @@ async def test_a_person_whose_transfer_timer_runs_out_gets_the_default(backend: 
     assert kinds.index(("away", 0)) < kinds.index(("levels_kept", 0))
 
 
+
+
+# -- levels moved after a hand ----------------------------------------------------------------
+
+#: Both moves after a hand: stopped levels passed on, the J penalty's excess placed.
+MOVES = {**TRANSFERS, "jack_kitty_penalty": True}
+
+
+def _service_seed_whose_hand_moves_levels_after() -> tuple[int, int]:
+    """A service seed whose first match (``_script`` for every seat) has a hand, in its
+    first three, followed by a level move that changes a level (``settled_result``),
+    and that hand's number."""
+    for service_seed in range(100):
+        match_seed = random.Random(service_seed).randrange(2**62)
+        game = Game(ruleset("find-friends", **MOVES), match_seed)
+        while not isinstance(game.phase, MatchOver) and game.hand_number < 3:
+            game.apply(_script(game))
+            if isinstance(game.phase, HandOver) and settled_result(game.state) is not None:
+                return service_seed, game.hand_number
+    raise AssertionError("no seed moves a level after one of its first hands")
+
+
+class AmendLater:
+    """The real store, which takes no amendment of a hand until told to (a crash between
+    storing the level move and amending the hand: the next start catches up)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self.refused = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def amend_hand(self, hand: HandRecord) -> None:
+        self.refused += 1
+        raise StoreError("the database is out of reach")
+
+
+@pytest.mark.parametrize("amended", ["at once", "at the next start"])
+async def test_levels_moved_after_a_hand_amend_its_stored_record(backend: Backend,
+                                                                 amended: str) -> None:
+    """A level transfer that moves a level after the hand: the stored hand says each
+    seat's level after it, as the players' levels are, and a line says who moved."""
+    service_seed, number = _service_seed_whose_hand_moves_levels_after()
+    real = await backend.open()
+    store = AmendLater(real) if amended == "at the next start" else real
+    recorder = Recorder()
+    service = TableService(store, recorder, Scripted(),  # type: ignore[arg-type]
+                           default_settings=FAST, seed=service_seed)
+    _OPEN.extend([service, real])
+    table = await service.create(channel_id=1, guild_id=9, user_id=100, name="Ann",
+                                 preset="find-friends", options=dict(MOVES))
+    await service.start(1, 100)
+    await service.leave(1, 100)  # (a computer plays her seat: every seat is ``_script``)
+    # the table stays at the end of that hand (which takes many actions to come)
+    await _wait(lambda: table.game.hand_number == number)
+    table.settings = replace(table.settings, hand_pause=600.0)
+    await _wait(lambda: isinstance(table.game.phase, HandOver))
+    game = table.game
+    # the service amends the record before it publishes the events of the last move
+    replayed = Game(game.rules, game.seed)
+    moves = sum(e.kind in AFTER_HAND for action in game.log for e in replayed.apply(action))
+    await _wait(lambda: sum(e.kind in AFTER_HAND for e in recorder.public) == moves)
+    scored = game.phase.result
+    settled = settled_result(game.state)
+    assert settled is not None
+    moved = [(before.seat, before.new.label, after.new.label)
+             for before, after in zip(scored.changes, settled.changes, strict=True)
+             if before.new is not after.new]
+    assert moved
+    if amended == "at the next start":
+        await _wait(lambda: store.refused == 1)  # type: ignore[union-attr]
+        hand = (await real.match_hands(table.match_id))[-1]
+        assert hand.levels_after == [c.new.label for c in scored.changes]  # as scored
+        await service.close()
+        again = TableService(real, Recorder(), Scripted(), default_settings=replace(
+            FAST, hand_pause=600.0))
+        _OPEN.append(again)
+        (restored,) = await again.restore()
+        assert restored.table.game.fingerprint() == game.fingerprint()
+    hand = (await real.match_hands(table.match_id))[-1]
+    assert hand.hand_no == number
+    assert hand.levels_after == [level.label for level in game.levels]
+    assert [c.after for c in hand.seat_changes] == [level.label for level in game.levels]
+    assert [c.before for c in hand.seat_changes] == [c.old.label for c in scored.changes]
+    assert [c.gained for c in hand.seat_changes] == [c.earned for c in scored.changes]
+    # a line for each seat whose level changed, the moves said as such
+    lines = hand.result["lines"]
+    assert lines == result_lines(SOURCE, settled)
+    after_hand = say(SOURCE, "reason_after_hand")
+    assert all(c.reasons[-1] == "after_hand" and "none" not in c.reasons
+               for c in settled.changes if c.seat in {seat for seat, _, _ in moved})
+    for seat, _, new in moved:
+        assert any(line.startswith(f"Seat {seat + 1}:") and f"→{new} " in line
+                   and after_hand in line for line in lines)
 
 
 # -- a restart in the new phases ------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -27,6 +28,7 @@ from engine.game import (
     MatchOver,
     Transferring,
     apply,
+    settled_result,
 )
 from engine.rules import ruleset
 from engine.simulate import random_action
@@ -163,3 +165,28 @@ def test_the_j_penalty_says_only_the_levels_taken() -> None:
     assert taken == [(3, 4)]
     assert [r.label for r in game.levels] == ["2", "2", "2", "2", "2"]
     assert isinstance(game.phase, HandOver)
+
+
+def test_the_settled_result_shows_the_levels_after_the_moves_that_followed_the_hand() -> None:
+    game = j_tractor_kitty([Rank.JACK, Rank.TWO, Rank.THREE, Rank.SIX, Rank.TWO])
+    assert settled_result(game.state) is None  # (the dealer has yet to place the excess)
+    scored = game.phase.result  # type: ignore[union-attr]
+    game.apply(Transfer(0, None))
+    settled = settled_result(game.state)
+    assert settled is not None
+    assert [c.new for c in settled.changes] == list(game.levels)
+    # only seat 3 moved after the scoring, and says so; the scoring's other facts stay
+    assert [c.seat for c, s in zip(scored.changes, settled.changes, strict=True)
+            if c.new is not s.new] == [3]
+    assert scored.changes[3].reasons == ("took_over",)
+    assert settled.changes[3].reasons == ("took_over", "after_hand")
+    assert [(c.old, c.earned) for c in settled.changes] == \
+        [(c.old, c.earned) for c in scored.changes]
+    assert [c.reasons for c in settled.changes[:3]] == [c.reasons for c in scored.changes[:3]]
+    assert replace(settled, changes=scored.changes) == scored
+    assert game.phase.result == scored  # type: ignore[union-attr]
+
+
+def test_a_hand_nothing_moved_after_has_no_settled_result() -> None:
+    game = _at(HandOver, "find-friends")
+    assert settled_result(game.state) is None
