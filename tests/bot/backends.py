@@ -110,3 +110,14 @@ class Clock:
     def __call__(self) -> datetime:
         self.now += timedelta(seconds=1)
         return self.now
+
+
+class StoreInFront:
+    """The real store, of which a subclass changes some methods (a database that fails or
+    is slow at one thing); everything else goes to the store."""
+
+    def __init__(self, store: SqliteStore | PostgresStore) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)

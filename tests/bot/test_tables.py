@@ -22,7 +22,7 @@ from engine.actions import Event, action_to_dict
 from engine.game import HandOver, Playing
 from engine.legal import legal_plays
 from engine.simulate import random_action
-from tests.bot.backends import Backend
+from tests.bot.backends import Backend, StoreInFront
 from tests.bot.deciders import RandomDeciders
 
 FAST = TableSettings(turn_timer=30.0, deal_pause=0.0, last_chance=0.0, hand_pause=0.0,
@@ -248,18 +248,12 @@ async def test_a_refused_action_stores_nothing(backend: Backend) -> None:
     assert info.value.key == "not_seated"
 
 
-class FailingStore:
+class FailingStore(StoreInFront):
     """The real store, whose appends fail while ``fail`` is set (a full disk, a lost server);
     ``refused`` counts the appends refused."""
 
     fail = False
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self.refused = 0
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._store, name)
+    refused = 0
 
     async def append_action(self, match_id: int, seq: int, action: dict) -> None:  # type: ignore[type-arg]
         if self.fail:
@@ -347,14 +341,8 @@ async def test_a_whole_match_of_computers_runs_in_seconds_and_is_stored(backend:
     assert (await service.play_again(1, 100)).status == "lobby"
 
 
-class SlowEndStore:
+class SlowEndStore(StoreInFront):
     """The real store, slow to save a finished table's row (a loaded database)."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._store, name)
 
     async def save_table(self, table: TableRecord) -> None:
         if table.status == "finished":
@@ -438,14 +426,8 @@ async def test_a_setting_the_stored_row_lacks_is_the_bot_s_own(backend: Backend)
         == (0.0, 45.0)
 
 
-class HandsFailingStore:
+class HandsFailingStore(StoreInFront):
     """The real store, which takes every action but cannot record a hand's result."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._store, name)
 
     async def record_hand(self, hand: HandRecord) -> None:
         raise StoreError("disk full")

@@ -53,7 +53,7 @@ from engine.rules import PRESETS, ruleset
 from engine.shapes import as_multiset
 from engine.simulate import random_action
 from engine.views import seat_view
-from tests.bot.backends import Backend
+from tests.bot.backends import Backend, StoreInFront
 from tests.bot.deciders import RandomDeciders
 from tests.bot.test_tables import Recorder
 
@@ -409,16 +409,11 @@ def _service_seed_whose_hand_moves_levels_after() -> tuple[int, int]:
     raise AssertionError("no seed moves a level after one of its first hands")
 
 
-class AmendLater:
-    """The real store, which takes no amendment of a hand until told to (a crash between
-    storing the level move and amending the hand: the next start catches up)."""
+class AmendLater(StoreInFront):
+    """The real store, which takes no amendment of a hand (a crash between storing the
+    level move and amending the hand: the next start catches up)."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self.refused = 0
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._store, name)
+    refused = 0
 
     async def amend_hand(self, hand: HandRecord) -> None:
         self.refused += 1
