@@ -26,8 +26,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     "one-deck": {"decks": 1, "kitty_size": 6},
     # RULES §4: one deck, two colour suits so pairs exist; thresholds halved.
     "red-black": {"decks": 1, "kitty_size": 6, "suits": SuitSystem.RED_BLACK},
-    # RULES §4: three decks, triples and triple tractors, strictly stronger declarations.
-    "titanic": {"decks": 3, "kitty_size": 6, "reinforce": False},
+    # RULES §4: three decks, triples and triple tractors; declaring as with two decks
+    # (seed 002: 抢亮 "as in two-deck play": others override only with a stronger one,
+    # and a declarer may reinforce, §2)
+    "titanic": {"decks": 3, "kitty_size": 6},
     # RULES §3: 常主升级 (seed 000).
     "changzhu": {
         "decks": 2,
@@ -71,7 +73,7 @@ PRESETS.update({
         "level_table": LevelTable.THREE_BID,
     },
     # RULES §4 "six": 6 players, 3 decks, two fixed teams of three, seats alternating;
-    # classic declaring (a declarer may reinforce: 抢亮 only is titanic's, §4)
+    # classic declaring (a declarer may reinforce)
     "six": {"players": 6, "decks": 3, "kitty_size": 6},
 })
 
