@@ -187,6 +187,9 @@ class Playing(AfterDeal):
     # derived from ``tricks``: the cards played in them, counted by card index (kept per
     # trick so that what a seat has seen is never recounted on a listing)
     played: tuple[int, ...] = field(default=_NONE_PLAYED, compare=False, repr=False)
+    # find-friends, while a friend may be found: each failed throw's (seat, penalty), so
+    # that a friend found later had theirs credited by the final sides, as their points
+    penalties: tuple[tuple[int, int], ...] = ()
 
     name: ClassVar[str] = "play"
 
@@ -775,7 +778,7 @@ def _start_play(state: MatchState, before: Burying | Swapping | CallingFriends |
         "trick": _new_trick(dealer), "turn": dealer, "attacker_points": 0, "tricks": (),
         "declaration": getattr(before, "declaration", None),
         "sides": state.seating.sides(dealer), "calls": calls, "bid": bid,
-        "played": _NONE_PLAYED})
+        "played": _NONE_PLAYED, "penalties": ()})
     if state.rules.declaration is DeclarationStyle.JOKER_AND_PAIR and declarer is not None:
         events.append(event("trump", trump=_trump_text(before.ctx.trump),
                             level=before.level.label, revealed_by=declarer))
@@ -798,6 +801,7 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     ctx = phase.ctx
     rules = state.play_rules
     attacker_points = phase.attacker_points
+    penalties = phase.penalties
     events: list[Event] = []
     lead = trick.lead
     if lead is None:
@@ -809,11 +813,15 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
                 penalty = failed.penalty
                 events.append(event("throw_failed", seat=seat, cards=cards,
                                     forced=format_cards(failed.kept), penalty=penalty))
-                # the penalty is credited to the other side of the thrower (as known now)
+                # the penalty is credited to the other side of the thrower (as known now;
+                # a friend found later has it credited again, below)
                 cards, lead = failed.kept, failed.lead
                 hand = remove_cards(held, cards)
                 attacker_points += failed.attackers_gain(
                     thrower_defends=phase.sides.is_defender(seat))
+                if phase.calls and not phase.sides.settled and \
+                        not phase.sides.is_defender(seat):
+                    penalties = (*penalties, (seat, penalty))
     else:
         rules.check_follow(lead, cards, held, ctx)
     hands = _with_hand(phase.hands, seat, hand)
@@ -824,8 +832,10 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
     if calls and not sides.settled:
         sides, calls, answered = reveal(sides, calls, seat, cards)
         for call, new in answered:
-            if new:  # what the friend won so far was the defenders' all along
+            if new:  # what the friend won so far was the defenders' all along, and
+                # the penalties they paid as an attacker are the attackers' to gain
                 attacker_points -= sum(p for _, w, p in phase.tricks if w == seat)
+                attacker_points += 2 * sum(p for s, p in penalties if s == seat)
             events.append(event("friend_found" if new else "call_spent", seat=seat,
                                 cards=(call.card,), copy=call.copy,
                                 attacker_points=attacker_points))
@@ -842,9 +852,10 @@ def _play(state: MatchState, phase: Playing, action: Play) -> Step:
         if calls:
             fields["sides"] = sides
             fields["calls"] = calls
+            fields["penalties"] = penalties
         return _step(state, build(Playing, fields), events)
-    if sides is not phase.sides or calls is not phase.calls:
-        phase = evolve(phase, sides=sides, calls=calls)
+    if sides is not phase.sides or calls is not phase.calls or penalties is not phase.penalties:
+        phase = evolve(phase, sides=sides, calls=calls, penalties=penalties)
     return _finish_trick(state, phase, hands, trick, attacker_points, events)
 
 
