@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.harness import answered, running_bot, table_message, wait_until
-from tests.bot.test_stats_e2e import ENV, SHORT, _seed_players, ask, play_match
+from tests.bot.test_stats_e2e import ENV, SHORT, _seed_players, ask, play_match, two_servers
 
 pytestmark = pytest.mark.asyncio
 
@@ -20,10 +20,7 @@ async def test_a_server_admin_erases_the_servers_data_after_saying_yes(tmp_path:
                                                                         ) -> None:
     async with running_bot(tmp_path, env=ENV) as world:
         fake = world.fake
-        others = fake.add_guild("Others")
-        elsewhere = fake.add_channel(others, "cards")
-        admin = fake.add_user("Admin", manage_guild=True)
-        alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+        others, elsewhere, admin, alice, bob = two_servers(world)
         await ask(world, admin, "settings", options=SHORT)
         await play_match(world, alice, bob)
         played = world.channel

@@ -14,7 +14,7 @@ import pytest
 from bot.stats.export import replay_export
 from bot.store import HandRecord, HandStats, Rating, SeatRecord, open_store
 from tests.bot.harness import World, answered, create_and_start, running_bot, wait_until
-from tests.fakediscord import FakeUser
+from tests.fakediscord import FakeChannel, FakeGuild, FakeUser
 
 pytestmark = pytest.mark.asyncio
 
@@ -72,6 +72,15 @@ async def ask(world: World, who: FakeUser, command: str, /, channel=None, **opti
     return ix
 
 
+def two_servers(world: World) -> tuple[FakeGuild, FakeChannel, FakeUser, FakeUser, FakeUser]:
+    """Beside the world's server, another one with a channel (whose data must stay as
+    it is), and the people: an admin (Manage Server), Alice and Bob."""
+    fake = world.fake
+    others = fake.add_guild("Others")
+    return (others, fake.add_channel(others, "cards"), fake.add_user("Admin", manage_guild=True),
+            fake.add_user("Alice"), fake.add_user("Bob"))
+
+
 def _rating(text: str) -> int:
     return int(re.search(r"Rating: (\d+)", text).group(1))  # type: ignore[union-attr]
 
@@ -80,10 +89,7 @@ async def test_complete_matches_show_in_leaderboard_stats_history_and_export(
         tmp_path: Path) -> None:
     async with running_bot(tmp_path, env=ENV) as world:
         fake = world.fake
-        others = fake.add_guild("Others")
-        elsewhere = fake.add_channel(others, "cards")
-        admin = fake.add_user("Admin", manage_guild=True)
-        alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+        others, elsewhere, admin, alice, bob = two_servers(world)
 
         # server settings: only Manage Server may change them; they shorten new tables
         ix = await ask(world, alice, "settings", options=SHORT)
