@@ -170,6 +170,7 @@ class DiscordPublisher:
             self.recent[table.channel_id].clear()
         names = seat_names(table)
         by_player = table.rules.seating.individual_levels
+        after_hand: list[str] = []  # (a batch of level moves never ends the match)
         for ev in events:
             line = describe_event(table.locale, ev, names, by_player=by_player)
             if line and ev.kind != "hand_scored":
@@ -177,13 +178,11 @@ class DiscordPublisher:
             if ev.kind == "hand_scored":
                 await self._post_result(table, ev, names)
             elif ev.kind in AFTER_HAND and line:
-                await self._add_to_result(table, line)
+                after_hand.append(line)
             elif ev.kind == "match_over":
                 await self._post_match_over(table, ev)
-        if table.game is not None and any(ev.kind in AFTER_HAND for ev in events):
-            settled = settled_result(table.game.state)
-            if settled is not None:  # (the last move made: the levels are final)
-                await self._redraw_result(table, settled, names)
+        if after_hand:
+            await self._add_to_result(table, after_hand, names)
         self.schedule(table)
 
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
@@ -397,57 +396,53 @@ class DiscordPublisher:
             return
         channel = self.post.channel(table.channel_id)
         text = "\n".join([*result_lines(table.locale, result), f"→ {names[result.next_dealer]}"])
-        files = []
         try:
-            picture = await result_picture(self.pictures, table.locale, result, names,
-                                           table.rules.seating)
-            files.append(discord.File(_bytes(picture.png), filename="result.png",
-                                      description=picture.alt_text[:1024]))
-        except Exception:  # the words of the result go out without their picture
-            log.exception("could not draw the result in %s", table.channel_id)
-        try:
-            message = await channel.send(content=text[:1900], files=files)
+            message = await channel.send(content=text[:1900],
+                                         files=await self._result_files(table, result, names))
             self._results[table.channel_id] = (message, text)
         except discord.HTTPException as exc:
             self._failed("post the result", table.channel_id, exc)
 
-    async def _add_to_result(self, table: Table, line: str) -> None:
-        """What became of the levels after the hand (the level transfer): said in the
-        hand's result post, or in a post of its own when that one is gone."""
+    async def _result_files(self, table: Table, result: HandResult, names: list[str]
+                            ) -> list[discord.File]:
+        """The result's picture, as the post's file (none where it cannot be drawn: the
+        words go out without it)."""
+        try:
+            picture = await result_picture(self.pictures, table.locale, result, names,
+                                           table.rules.seating)
+        except Exception:
+            log.exception("could not draw the result in %s", table.channel_id)
+            return []
+        return [discord.File(_bytes(picture.png), filename="result.png",
+                             description=picture.alt_text[:1024])]
+
+    async def _add_to_result(self, table: Table, lines: list[str], names: list[str]) -> None:
+        """What became of the levels after the hand (the level transfer, the J penalty):
+        said in the hand's result post, whose picture is drawn again with every level
+        after the moves once the last is made; or in a post of its own when that one is
+        gone."""
         posted = self._results.get(table.channel_id)
         channel = self.post.channel(table.channel_id)
+        added = "\n".join(lines)
         try:
             if posted is not None:
                 message, text = posted
-                text = f"{text}\n{line}"
+                text = f"{text}\n{added}"
+                settled = settled_result(table.game.state) if table.game is not None else None
+                files = [] if settled is None else \
+                    await self._result_files(table, settled, names)
+                edit = channel.get_partial_message(message.id).edit
                 try:
-                    await channel.get_partial_message(message.id).edit(content=text[:1900])
+                    await (edit(content=text[:1900], attachments=files) if files
+                           else edit(content=text[:1900]))
                     self._results[table.channel_id] = (message, text)
                     return
                 except discord.NotFound:
                     del self._results[table.channel_id]
-            await channel.send(content=line[:1900],
+            await channel.send(content=added[:1900],
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             self._failed("add to the result", table.channel_id, exc)
-
-    async def _redraw_result(self, table: Table, settled: HandResult, names: list[str]) -> None:
-        """The result post's picture drawn again with every level after the moves that
-        followed the hand (its text has said each move)."""
-        posted = self._results.get(table.channel_id)
-        if posted is None:
-            return
-        try:
-            picture = await result_picture(self.pictures, table.locale, settled, names,
-                                           table.rules.seating)
-            file = discord.File(_bytes(picture.png), filename="result.png",
-                                description=picture.alt_text[:1024])
-            await self.post.channel(table.channel_id).get_partial_message(
-                posted[0].id).edit(attachments=[file])
-        except discord.NotFound:
-            del self._results[table.channel_id]
-        except Exception as exc:  # the words said it: the picture stays as it was
-            self._failed("draw the result again", table.channel_id, exc)
 
     async def _post_match_over(self, table: Table, ev: Event) -> None:
         """The winners, by name (a team's players, or with levels by player the one who
