@@ -53,6 +53,11 @@ class TableSettings:
     # 0, or not less than the turn timer: never
     nudge_after: float = 20.0
 
+    @property
+    def nudges(self) -> bool:
+        """Is a person's turn nudged (``nudge_after`` above 0 and sooner than the timer)?"""
+        return 0 < self.nudge_after < self.turn_timer
+
     @classmethod
     def from_dict(cls, data: dict[str, Any], defaults: TableSettings | None = None
                   ) -> TableSettings:

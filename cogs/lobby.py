@@ -67,12 +67,9 @@ class Lobby(ShengjiCog):
         chosen_options.update({name: value for name, value in
                                (("players", players), ("decks", decks)) if value is not None})
         preset, chosen = server.rules_for(preset, chosen_options)
-        settings = self.services.default_table_settings
-        turn_timer = float(timer) if timer is not None else server.turn_timer
-        if turn_timer is not None:
-            settings = replace(settings, turn_timer=turn_timer)
-        if server.nudge_after is not None:
-            settings = replace(settings, nudge_after=server.nudge_after)
+        settings = server.table_settings(self.services.default_table_settings)
+        if timer is not None:
+            settings = replace(settings, turn_timer=float(timer))
         table = await self.services.tables.create(
             channel_id=channel, guild_id=interaction.guild_id or 0,
             user_id=interaction.user.id, name=interaction.user.display_name, preset=preset,

@@ -4,12 +4,12 @@ computer players may sit at ranked tables), stored as JSON in ``guild_settings``
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.errors import BotError
 from bot.store import CorruptRow, Store
-from bot.table_data import check_hosted, fitting_decks
+from bot.table_data import TableSettings, check_hosted, fitting_decks
 from engine.errors import EngineError
 from engine.rules import PRESETS, ruleset
 
@@ -75,6 +75,13 @@ class ServerSettings:
         return {"preset": self.preset, "options": dict(self.options),
                 "turn_timer": self.turn_timer, "nudge_after": self.nudge_after,
                 "computers_ranked": self.computers_ranked}
+
+    def table_settings(self, defaults: TableSettings) -> TableSettings:
+        """A new table's settings: the bot's ``defaults`` with the server's own over them."""
+        kept = {name: value for name, value in (("turn_timer", self.turn_timer),
+                                                 ("nudge_after", self.nudge_after))
+                if value is not None}
+        return replace(defaults, **kept)
 
     def rules_for(self, preset: str | None, options: dict[str, Any]
                   ) -> tuple[str, dict[str, Any]]:

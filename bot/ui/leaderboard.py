@@ -159,13 +159,12 @@ def settings_text(settings: ServerSettings, defaults: TableSettings, locale: str
                   ) -> str:
     """The server's settings; ``defaults``: the bot's, where the server keeps them."""
     options = " ".join(f"{k}={v}" for k, v in settings.options.items()) or "—"
-    timer = settings.turn_timer if settings.turn_timer is not None else defaults.turn_timer
-    nudge = settings.nudge_after if settings.nudge_after is not None else defaults.nudge_after
+    shown = settings.table_settings(defaults)
     size = settings.table_size()
     table = say(locale, "settings_table", players=size[0], decks=size[1]) if size else "—"
     return say(locale, "settings_show", preset=settings.base_preset, options=options,
                table=table,
-               timer=round(timer), ranked=say(locale, "yes" if settings.computers_ranked
-                                               else "no"),
-               nudge=say(locale, "settings_nudge", seconds=round(nudge))
-               if 0 < nudge < timer else say(locale, "settings_nudge_never"))
+               timer=round(shown.turn_timer),
+               ranked=say(locale, "yes" if settings.computers_ranked else "no"),
+               nudge=say(locale, "settings_nudge", seconds=round(shown.nudge_after))
+               if shown.nudges else say(locale, "settings_nudge_never"))

@@ -362,7 +362,7 @@ class DiscordPublisher:
         self._drop_nudge(channel_id)
         settings = table.settings
         if person_to_act(table) is None or ends is None or game is None or \
-                not 0 < settings.nudge_after < settings.turn_timer or self._closing or \
+                not settings.nudges or self._closing or \
                 channel_id in self._gone:
             return
         at = ends - settings.turn_timer + settings.nudge_after  # (the wait began then)
