@@ -239,8 +239,10 @@ class TableService:
                     log.warning("match %s: hand %s not amended: %s", table.match_id,
                                 table.game.hand_number, exc)
             if isinstance(table.game.phase, MatchOver) and table.status == "playing":
-                # a crash after the match's end was stored, before the table's row was
-                await self._finish(table, table.game.phase.winner_team)
+                # a crash after the match's end was stored (or before), before the
+                # table's row was
+                await self._finish(table, table.game.phase.winner_team,
+                                   stored=match.status != "playing")
         return table, list(recent)
 
     async def close(self) -> None:
@@ -750,13 +752,12 @@ class TableService:
         if settled is not None:
             await self.store.amend_hand(hand_record(table.match_id, game, settled, None))
 
-    async def _finish(self, table: Table, team: int) -> None:
-        """The match is over: stored as finished (unless it is already: a restart after
-        a crash between the two writes), then the table's row."""
+    async def _finish(self, table: Table, team: int, *, stored: bool = False) -> None:
+        """The match is over: stored as finished (unless ``stored``: a restart after a
+        crash between the two writes), then the table's row."""
         assert table.match_id is not None
         table.status = "finished"
-        match = await self.store.load_match(table.match_id)
-        if match is None or match.status == "playing":
+        if not stored:
             await self.store.finish_match(table.match_id, "finished", team)
         await self._save(table)
 
