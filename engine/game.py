@@ -715,8 +715,9 @@ def _bid(state: MatchState, phase: Bidding, action: Bid | PassBid) -> Step:
         events = [event("bid_passed", seat=seat)]
         bids = (*phase.bids, (seat, None))
     players = state.players
-    if len(passed) == players:  # everybody passed: the next player deals again
-        dealer = 0 if state.dealer is None else (state.dealer + 1) % players
+    if len(passed) == players:  # everybody passed: the next player deals again (after
+        # the first hand's dealing seat 0, RULES §1: seat 1)
+        dealer = ((state.dealer or 0) + 1) % players
         number = state.hand_number + 1
         deal = _new_deal(state.rules, state.seed, number, state.levels, dealer)
         events.append(event("redeal", dealer=dealer, number=number))
