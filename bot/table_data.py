@@ -192,8 +192,8 @@ def after_hand_default(phase: Phase) -> Action | None:
     computer. RULES §5 ``level_transfer``: "the player chooses after the hand, and a
     winner may refuse a gift": without an answer no level moves, which is the hand as
     scored without the option. The levels a must-play rank stopped are kept (a
-    ``Transfer`` to nobody), and a gift left unanswered is refused. The J penalty's
-    levels the dealer did not place go to the opponents in seat order (the same
+    ``Transfer`` to nobody), and a gift left unanswered is refused. A kitty penalty's
+    levels the dealer (J) or a friend (A) did not place go to the opponents in seat order (the same
     ``Transfer`` to nobody: RULES §5 leaves no "nowhere" for them). None: no such choice
     is waiting."""
     if not isinstance(phase, Transferring):

@@ -207,17 +207,26 @@ class HandOver:
 class Transferring:
     """find-friends, after a hand: each player whom a must-play rank stopped says where
     the levels go (``level_transfer``), in turn (``offers``: (seat, levels), the first
-    one's turn); first, where ``kitty_winner`` is set, the dealer names the opponents who
-    take the ``jack_kitty_penalty`` levels the defenders could not lose (offers[0])."""
+    one's turn); first, the first ``penalties`` offers are a kitty penalty's levels the
+    defenders could not lose, which their seat names opponents to take (RULES §5): the
+    dealer those of ``jack_kitty_penalty``, each friend its own of ``ace_kitty_penalty``."""
 
     result: HandResult
     hands_kitty: Cards
     ctx: TrumpContext
     offers: tuple[tuple[int, int], ...]
     asked: int | None = None  # the teammate offered the first offer's levels, to answer
-    # the J penalty's excess is offers[0]: this seat won the kitty, and takes only what
-    # no other opponent can (RULES §5)
+    penalties: int = 0
+    # the J penalty's: this seat won the kitty, is not named, and takes only what no other
+    # opponent can; None for the A penalty's, where any opponent is named
     kitty_winner: int | None = None
+
+    @property
+    def penalty(self) -> str | None:
+        """The kitty penalty whose levels offers[0] places: "jack", "ace" or None."""
+        if not self.penalties:
+            return None
+        return "jack" if self.kitty_winner is not None else "ace"
 
     name: ClassVar[str] = "transfer"
 
@@ -929,8 +938,8 @@ def _score(state: MatchState, phase: Playing, last_winner: int, winning_play: Se
     if outcome.offers and outcome.winner is None:
         events.append(_turn(outcome.offers[0][0]))
         return Step(replace(state, phase=Transferring(
-            result, phase.kitty, phase.ctx, outcome.offers,
-            kitty_winner=last_winner if outcome.excess else None)), tuple(events))
+            result, phase.kitty, phase.ctx, outcome.offers, penalties=outcome.penalties,
+            kitty_winner=outcome.kitty_winner)), tuple(events))
     return _end_hand(state, result, phase.kitty, phase.ctx, events)
 
 
@@ -969,7 +978,8 @@ class _Outcome:
     notes: list[Note] = field(default_factory=list)
     offers: tuple[tuple[int, int], ...] = ()
     next_declarers: tuple[int, ...] = ()
-    excess: bool = False  # offers[0]: the J penalty's excess, for the dealer to place
+    penalties: int = 0  # the first offers: a kitty penalty's levels, to place on opponents
+    kitty_winner: int | None = None  # the J penalty's: not named, takes what is left
 
 
 def _score_fixed(hand: _HandEnd) -> _Outcome:
@@ -1050,24 +1060,28 @@ def _score_individual(hand: _HandEnd) -> _Outcome:
             reasons[seat].append("must_play")
         if up.won and winner is None:
             winner = seat
-    excess = 0
+    excess: list[tuple[int, int]] = []
     if rules.teams is Formation.CALLED and side == ATTACKERS and hand.attackers_won_last:
         excess = _kitty_penalties(hand, levels, reasons, defenders)
     offers: tuple[tuple[int, int], ...] = ()
     if rules.level_transfer:
         offers = tuple((s, climbs[s].stopped) for s in (*defenders, *attackers)
                        if s in climbs and climbs[s].stopped)
-    named = False  # offers[0]: the J penalty's excess, the dealer's to place
-    if excess:
-        nameable = _nameable(rules, levels, attackers, hand.last_winner)
-        named = bool(nameable) and winner is None
-        if named:  # the dealer names them after the hand
-            offers = ((dealer, excess), *offers)
-        else:  # nobody to name (or the match is over): in seat order, then the kitty's
-            excess, taken = _lower_in_turn(rules, levels, [*nameable, hand.last_winner],
-                                           excess)
-            for seat, _ in taken:
-                reasons.setdefault(seat, []).append("jack_penalty")
+    # the J penalty's excess: the kitty's winner is not named, and takes what is left
+    kitty_winner = hand.last_winner if phase.level is Rank.JACK else None
+    reason = "jack_penalty" if kitty_winner is not None else "ace_penalty"
+    placed: list[tuple[int, int]] = []  # the offers of the excess, placed after the hand
+    for namer, owed in excess:
+        nameable = _nameable(rules, levels, attackers, kitty_winner)
+        if nameable and winner is None:  # named after the hand
+            placed.append((namer, owed))
+            continue
+        # nobody to name (or the match is over): in seat order, then the kitty's winner
+        last = [kitty_winner] if kitty_winner is not None else []
+        _, taken = _lower_in_turn(rules, levels, [*nameable, *last], owed)
+        for seat, _ in taken:
+            reasons.setdefault(seat, []).append(reason)
+    offers = (*placed, *offers)
     if rules.teams is Formation.BID:
         return _Outcome(row, tuple(levels), dealer, winner, reasons, climbs, offers=offers)
     winners = defenders if side == DEFENDERS else attackers
@@ -1075,7 +1089,8 @@ def _score_individual(hand: _HandEnd) -> _Outcome:
     # after the dealer deals (the dealer when alone)
     next_dealer = winners[1] if len(winners) > 1 and winners[0] == dealer else winners[0]
     return _Outcome(row, tuple(levels), next_dealer, winner, reasons, climbs, offers=offers,
-                    next_declarers=tuple(winners), excess=named)
+                    next_declarers=tuple(winners), penalties=len(placed),
+                    kitty_winner=kitty_winner if placed else None)
 
 
 def _lower_in_turn(rules: Ruleset, levels: list[Rank], seats: Sequence[int], owed: int
@@ -1093,18 +1108,21 @@ def _lower_in_turn(rules: Ruleset, levels: list[Rank], seats: Sequence[int], owe
     return owed, taken
 
 
-def _nameable(rules: Ruleset, levels: list[Rank], attackers: Sequence[int], kitty_winner: int
-              ) -> list[int]:
-    """The opponents the dealer may name to take the J penalty's excess: the attackers
-    above the first level but the one who won the kitty, in seat order from the dealer."""
+def _nameable(rules: Ruleset, levels: list[Rank], attackers: Sequence[int],
+              kitty_winner: int | None) -> list[int]:
+    """The opponents who may be named to take a kitty penalty's excess: the attackers
+    above the first level (but, for the J penalty's, the one who won the kitty), in seat
+    order from the dealer."""
     return [s for s in attackers if s != kitty_winner and levels[s] != rules.level_ranks[0]]
 
 
 def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list[str]],
-                     defenders: list[int]) -> int:
-    """find-friends ``jack_kitty_penalty`` and ``ace_kitty_penalty`` (RULES §5); the J
-    penalty's levels that neither the dealer nor the friends could lose (below the first
-    level), for the dealer to place on opponents (``_transfer``)."""
+                     defenders: list[int]) -> list[tuple[int, int]]:
+    """find-friends ``jack_kitty_penalty`` and ``ace_kitty_penalty`` (RULES §5); the
+    levels the defenders could not lose (below the first level), as (the seat who names
+    the opponents to take them, levels): the J penalty's what neither the dealer nor the
+    friends could lose, the dealer's to place; the A penalty's, each friend's own (seed
+    002 item 6: 如果庄家的朋友已经降到2，剩下的级数由他/她指定对方任何玩家降相应级数)."""
     state, phase = hand.state, hand.phase
     rules, dealer = state.rules, phase.dealer
     friends = [s for s in defenders if s != dealer]
@@ -1131,15 +1149,19 @@ def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list
                 excess += left
                 reasons.setdefault(seat, []).append("jack_penalty")
             excess, _ = _lower_in_turn(rules, levels, friends, excess)
+            return [(dealer, excess)] if excess else []
+    out = []
     if rules.ace_kitty_penalty and phase.level is Rank.ACE and \
             any(c.rank is Rank.ACE for c in play):
         if rules.level_ranks.index(levels[dealer]) > rules.level_ranks.index(Rank.JACK):
             levels[dealer] = Rank.JACK
         reasons.setdefault(dealer, []).append("ace_penalty")
         for friend in friends:
-            levels[friend], _ = lower(rules, levels[friend], 3)
+            levels[friend], left = lower(rules, levels[friend], 3)
             reasons.setdefault(friend, []).append("ace_penalty")
-    return excess
+            if left:
+                out.append((friend, left))
+    return out
 
 
 def _changes(state: MatchState, levels: tuple[Rank, ...], reasons: dict[int, list[str]],
@@ -1164,7 +1186,7 @@ def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
         raise EngineError("transfer_asked", seat=phase.asked)
     if action.seat != seat:
         raise EngineError("not_your_turn", turn=seat, task="transfer")
-    if phase.kitty_winner is not None:
+    if phase.penalties:
         return _place_penalty(state, phase, action.target)
     target = action.target
     rules = state.rules
@@ -1190,13 +1212,14 @@ def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
 
 
 def _place_penalty(state: MatchState, phase: Transferring, target: int | None) -> Step:
-    """RULES §5 ``jack_kitty_penalty``: the dealer names an opponent (not the one who won
-    the kitty) to take the levels the defenders could not lose, as far as they go down,
-    then another while any is left; None: in seat order. What nobody named can take
-    falls on the kitty's winner."""
-    dealer, owed = phase.offers[0]
+    """RULES §5 kitty penalties: the seat of offers[0] names an opponent to take the
+    levels the defenders could not lose, as far as they go down, then another while any
+    is left; None: in seat order. The J penalty's: not the one who won the kitty, who
+    takes what nobody named can; the A penalty's: any opponent, and what nobody can take
+    is lost."""
+    namer, owed = phase.offers[0]
     kitty_winner = phase.kitty_winner
-    assert kitty_winner is not None
+    kind = phase.penalty
     rules = state.rules
     levels = list(state.levels)
     attackers = _attackers_after(state, phase)
@@ -1212,16 +1235,20 @@ def _place_penalty(state: MatchState, phase: Transferring, target: int | None) -
         nameable = [target]
     owed, taken = _lower_in_turn(rules, levels, nameable, owed)
     more = bool(owed) and bool(_nameable(rules, levels, attackers, kitty_winner))
-    if owed and not more:  # every other opponent is at the first level: the kitty's winner
-        owed, last = _lower_in_turn(rules, levels, [kitty_winner], owed)
+    if owed and not more and kitty_winner is not None:  # every other opponent is at the
+        owed, last = _lower_in_turn(rules, levels, [kitty_winner], owed)  # first level
         taken += last  # (one at the first level already loses nothing: said nothing)
-    events = [event("penalty_taken", seat=dealer, target=seat, levels=n,
+    events = [event("penalty_taken", seat=namer, target=seat, levels=n, penalty=kind,
                     level=levels[seat].label) for seat, n in taken]
     state = evolve(state, levels=tuple(levels))
     if more:  # another to name
-        events.append(_turn(dealer))
-        return _step(state, replace(phase, offers=((dealer, owed), *phase.offers[1:])), events)
-    return _next_offer(state, replace(phase, kitty_winner=None), events)
+        events.append(_turn(namer))
+        return _step(state, replace(phase, offers=((namer, owed), *phase.offers[1:])), events)
+    done, left = 1, phase.penalties - 1
+    while left and not _nameable(rules, levels, attackers, kitty_winner):
+        done, left = done + 1, left - 1  # (another friend's, with nobody left to take it)
+    return _next_offer(state, replace(phase, offers=phase.offers[done - 1:], penalties=left,
+                                      kitty_winner=kitty_winner if left else None), events)
 
 
 def _attackers_after(state: MatchState, phase: Transferring) -> list[int]:
@@ -1232,23 +1259,24 @@ def _attackers_after(state: MatchState, phase: Transferring) -> list[int]:
 
 
 def penalty_targets(state: MatchState) -> list[int]:
-    """The opponents the dealer may name now to take the J penalty's excess (RULES §5
-    ``jack_kitty_penalty``); empty where that is not the choice waiting."""
+    """The opponents who may be named now to take a kitty penalty's excess (RULES §5
+    ``jack_kitty_penalty``, ``ace_kitty_penalty``); empty where that is not the choice
+    waiting."""
     phase = state.phase
-    if not isinstance(phase, Transferring) or phase.kitty_winner is None:
+    if not isinstance(phase, Transferring) or not phase.penalties:
         return []
     return _nameable(state.rules, list(state.levels), _attackers_after(state, phase),
                      phase.kitty_winner)
 
 
 #: The events of the level moves after a hand's scoring (``Transferring``): where stopped
-#: levels went, and who took the J penalty's levels the defenders could not lose.
+#: levels went, and who took a kitty penalty's levels the defenders could not lose.
 AFTER_HAND = ("levels_transferred", "transfer_refused", "levels_kept", "penalty_taken")
 
 
 def settled_result(state: MatchState) -> HandResult | None:
-    """At a hand's end after the level moves that follow it (``level_transfer``, the J
-    penalty's excess placed by the dealer: RULES §5), the hand's result with every seat's
+    """At a hand's end after the level moves that follow it (``level_transfer``, a kitty
+    penalty's excess placed on opponents: RULES §5), the hand's result with every seat's
     ``new`` level as it is now, a seat that moved giving ``after_hand`` as a reason (in
     place of ``none``); None where nothing moved after the scoring (or the hand is not
     over)."""

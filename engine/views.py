@@ -85,8 +85,10 @@ class SeatView:
     bids: tuple[tuple[int, int | None], ...] = ()  # three-bid: (seat, points or None: pass)
     may_declare: tuple[int, ...] | None = None  # find-friends: who may declare this deal
     transfers: tuple[tuple[int, int], ...] = ()  # level_transfer: (seat, levels) still to say
-    # jack_kitty_penalty: transfers[0] is the penalty's excess, the dealer's to place on
-    # opponents; this seat won the kitty (named by nobody: it takes what is left)
+    # a kitty penalty ("jack" or "ace") whose levels the defenders could not lose are
+    # transfers[0], for its seat to place on opponents (RULES §5)
+    penalty: str | None = None
+    # the J penalty's: this seat won the kitty (named by nobody: it takes what is left)
     penalty_kitty_winner: int | None = None
 
 
@@ -113,6 +115,7 @@ def seat_view(game: Game | MatchState, seat: int | None) -> SeatView:
             turn=(phase.offers[0][0] if phase.asked is None else phase.asked)
             if isinstance(phase, Transferring) else None,
             transfers=phase.offers if isinstance(phase, Transferring) else (),
+            penalty=phase.penalty if isinstance(phase, Transferring) else None,
             penalty_kitty_winner=phase.kitty_winner if isinstance(phase, Transferring)
             else None)
     if isinstance(phase, Bidding):

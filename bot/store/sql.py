@@ -440,7 +440,7 @@ class GameLogStore(SqlBackend):
     async def amend_hand(self, hand: HandRecord) -> None:
         """The stored hand ``hand.match_id``/``hand.hand_no`` takes ``hand``'s levels after
         and result: the level moves that followed its scoring (RULES §5 level transfer and
-        J penalty). Its other fields, and the stats counted from it, stay."""
+        kitty penalties). Its other fields, and the stats counted from it, stay."""
         if not isinstance(hand, HandRecord):
             raise StoreError("amend_hand needs a HandRecord")
         values = (dumps(hand.levels_after, "levels_after"), dumps(hand.result, "the hand result"),

@@ -146,6 +146,8 @@ def describe_event(locale: str | None, ev: Event, names: Sequence[str], *,
             name(params.get("giver"))
         if kind == "levels_transferred":
             kind += "_up" if params.get("up") else "_down"
+        elif kind == "penalty_taken" and params.get("penalty") == "ace":
+            kind += "_ace"
     elif kind == "declared":
         params["text"] = declaration_text(locale, str(params.get("declaration", "")),
                                           int(params.get("cards_shown", 0)), ev.cards)
@@ -184,8 +186,9 @@ def phase_status(locale: str | None, view: SeatView, names: Sequence[str]) -> st
         return say(locale, "status_name_trump", name=turn, points=view.bid)
     if view.phase == "transfer" and view.transfers:
         giver, levels = view.transfers[0]
-        if view.penalty_kitty_winner is not None:
-            return say(locale, "status_penalty", name=turn, levels=levels)
+        if view.penalty is not None:
+            return say(locale, "status_penalty" if view.penalty == "jack"
+                       else "status_penalty_ace", name=turn, levels=levels)
         if view.turn != giver:
             return say(locale, "status_transfer_asked", name=turn, giver=name(giver),
                        levels=levels)

@@ -544,7 +544,7 @@ def add_decisions(ui: discord.ui.View, locale: str, table: Table, seat: int,
     choices = transfer_choices(state, seat)
     if choices:
         levels = phase.offers[0][1] if isinstance(phase, Transferring) else 0
-        penalty = isinstance(phase, Transferring) and phase.kitty_winner is not None
+        penalty = phase.penalty if isinstance(phase, Transferring) else None
         for choice in choices:
             if choice.target is None:
                 label = say(locale, "btn_penalty_in_order" if penalty else "btn_transfer_none")
@@ -552,7 +552,8 @@ def add_decisions(ui: discord.ui.View, locale: str, table: Table, seat: int,
                 label = say(locale, "btn_transfer_give" if choice.teammate
                             else "btn_transfer_take", name=names[choice.target])
             ui.add_item(TransferButton(channel, hand, choice.target, label))
-        return [say(locale, "hint_penalty" if penalty else "hint_transfer", levels=levels)]
+        hint = {None: "hint_transfer", "jack": "hint_penalty", "ace": "hint_penalty_ace"}
+        return [say(locale, hint[penalty], levels=levels)]
     offer = asked_to_accept(state, seat)
     if offer is not None:
         giver, levels = offer

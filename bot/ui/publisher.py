@@ -417,7 +417,7 @@ class DiscordPublisher:
                              description=picture.alt_text[:1024])]
 
     async def _add_to_result(self, table: Table, lines: list[str], names: list[str]) -> None:
-        """What became of the levels after the hand (the level transfer, the J penalty):
+        """What became of the levels after the hand (the level transfer, a kitty penalty):
         said in the hand's result post, whose picture is drawn again with every level
         after the moves once the last is made; or in a post of its own when that one is
         gone."""

@@ -206,9 +206,9 @@ def _call_order(view: SeatView, ctx: TrumpContext, rules: Ruleset) -> list[Card]
 
 def choose_transfer(view: SeatView) -> int | None:
     """Where the chooser's stopped levels go: off the highest opponent above the first
-    level, else to the lowest teammate, else nowhere. The J penalty's excess
-    (``penalty_kitty_winner``): off the highest opponent above the first level but the
-    kitty's winner, else in seat order (None)."""
+    level, else to the lowest teammate, else nowhere. A kitty penalty's excess
+    (``penalty``): off the highest opponent above the first level but the J penalty's
+    kitty winner, else in seat order (None)."""
     rules = view.rules
     seat = view.seat
     assert rules is not None and seat is not None
@@ -225,6 +225,6 @@ def choose_transfer(view: SeatView) -> int | None:
     beatable = [s for s in opponents if height(s) > 0 and s != view.penalty_kitty_winner]
     if beatable:
         return max(beatable, key=lambda s: (height(s), -s))
-    if teammates and view.penalty_kitty_winner is None:
+    if teammates and view.penalty is None:
         return min(teammates, key=lambda s: (height(s), s))
     return None

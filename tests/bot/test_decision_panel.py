@@ -36,7 +36,7 @@ from engine.cards import Rank, Suit, parse_card, parse_cards
 from engine.game import Bidding, Burying, CallingFriends, Game, NamingTrump, Transferring
 from engine.rules import ruleset
 from engine.views import seat_view
-from tests.engine.test_games import j_tractor_kitty
+from tests.engine.test_games import ace_kitty, j_tractor_kitty
 
 USERS = 100  # seat i is played by user USERS + i
 
@@ -366,6 +366,31 @@ def test_the_status_of_a_transfer_names_who_decides() -> None:
     view = seat_view(game, None)
     assert phase_status("en", view, NAMES) == \
         "1. Ann decides where 11 stopped levels go."
+
+
+async def test_a_friend_names_who_takes_the_a_penalty_s_levels_it_could_not_lose() -> None:
+    game = ace_kitty([Rank.ACE, Rank.FOUR, Rank.THREE, Rank.SIX, Rank.TWO, Rank.FIVE])
+    table = _table(game, "find-friends", {"players": 6, "decks": 3, "ace_kitty_penalty": True})
+    names = seat_names(table)
+    text, controls = await _panel(table, 2)
+    buttons = _ids(controls, "sj:tr:")
+    # every opponent above the first level, the kitty's winner (1) too, then seat order
+    assert [c["custom_id"].rsplit(":", 1)[1] for c in buttons] == ["1", "3", "5", "none"]
+    assert [c["label"] for c in buttons][-1] == "In seat order"
+    assert say("en", "hint_penalty_ace", levels=2) in text
+    for other in (0, 1, 3, 4, 5):  # the dealer and the other friend wait their turn
+        _, others = await _panel(table, other)
+        assert not _ids(others, "sj:tr")
+    assert phase_status("en", seat_view(game, None), names) == \
+        f"{names[2]} names who takes 2 levels of the A penalty."
+    events = game.apply(Transfer(2, 3))
+    (taken,) = [e for e in events if e.kind == "penalty_taken"]
+    assert describe_event("zh-CN", taken, names) == f"A 抠底：{names[3]} 陪降 2 级，降到 4。"
+    # then the other friend's 3
+    text, controls = await _panel(table, 4)
+    assert say("en", "hint_penalty_ace", levels=3) in text
+    assert [c["custom_id"].rsplit(":", 1)[1] for c in _ids(controls, "sj:tr:")] == \
+        ["1", "3", "5", "none"]
 
 
 async def test_the_dealer_names_who_takes_the_j_penalty_s_levels() -> None:

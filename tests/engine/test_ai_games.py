@@ -222,12 +222,21 @@ def test_transfer_takes_levels_off_the_highest_opponent() -> None:
 def test_the_j_penalty_s_excess_goes_on_the_highest_opponent_but_the_kitty_s_winner(
         ) -> None:
     levels = [Rank.TWO, Rank.KING, Rank.TWO, Rank.SIX, Rank.NINE]
-    view = replace(_transfer_view(0, levels, (0, 2)), penalty_kitty_winner=1)
+    view = replace(_transfer_view(0, levels, (0, 2)), penalty="jack", penalty_kitty_winner=1)
     assert decide(view) == Transfer(0, 4)  # seat 1 (K) won the kitty: not named
     # nobody but the kitty's winner above the first level: seat order (never a teammate)
     low = [Rank.TWO, Rank.KING, Rank.SIX, Rank.TWO, Rank.TWO]
-    assert decide(replace(_transfer_view(0, low, (0, 2)), penalty_kitty_winner=1)) \
-        == Transfer(0, None)
+    assert decide(replace(_transfer_view(0, low, (0, 2)), penalty="jack",
+                          penalty_kitty_winner=1)) == Transfer(0, None)
+
+
+def test_a_friend_s_a_penalty_excess_goes_on_the_highest_opponent_never_a_teammate(
+        ) -> None:
+    levels = [Rank.JACK, Rank.KING, Rank.TWO, Rank.SIX, Rank.NINE]
+    view = replace(_transfer_view(2, levels, (0, 2)), penalty="ace")
+    assert decide(view) == Transfer(2, 1)  # the kitty's winner may be named
+    low = [Rank.JACK, Rank.TWO, Rank.TWO, Rank.TWO, Rank.TWO]
+    assert decide(replace(_transfer_view(2, low, (0, 2)), penalty="ace")) == Transfer(2, None)
 
 
 # -- the play-out simulator and the sampled worlds ----------------------------------------

@@ -28,6 +28,7 @@ from engine.game import (
     MatchOver,
     Transferring,
     apply,
+    penalty_targets,
     settled_result,
 )
 from engine.rules import ruleset
@@ -153,6 +154,52 @@ def j_tractor_kitty(levels: list[Rank]) -> Game:
         game.apply(Play(seat, tuple(hands[seat])))
     assert isinstance(game.phase, Transferring) and game.phase.kitty_winner == 1
     return game
+
+
+def ace_kitty(levels: list[Rank]) -> Game:
+    """find-friends, 6 players, with ``ace_kitty_penalty``, after the hand: seat 1 won the
+    last trick with the trump A over the dealer (0, at A) and its friends 2 and 4, at
+    ``levels``; what each friend could not lose is that friend's to place on opponents."""
+    rules = ruleset("find-friends", players=6, decks=3, ace_kitty_penalty=True)
+    hands = [parse_cards(h) for h in ("4C", "AS", "6C", "7C", "8C", "9C")]
+    game = Game.from_position(
+        rules, level=Rank.ACE, trump=Suit.SPADES, dealer=0, hands=hands,
+        seat_levels=levels, calls=[(parse_card("KH"), 1), (parse_card("KD"), 1)],
+        friends=[2, 4], attacker_points=130, kitty=parse_cards("3D 4D 6D 7D 8D 9D"))
+    for seat in range(6):
+        game.apply(Play(seat, tuple(hands[seat])))
+    return game
+
+
+def test_each_friend_names_who_takes_the_a_penalty_s_levels_it_could_not_lose() -> None:
+    game = ace_kitty([Rank.ACE, Rank.FOUR, Rank.THREE, Rank.SIX, Rank.TWO, Rank.FIVE])
+    phase = game.phase
+    # the dealer down to J; friend 2 (3 → 2) could not lose 2 levels, friend 4 (at 2) 3
+    assert isinstance(phase, Transferring) and phase.penalty == "ace"
+    assert phase.offers == ((2, 2), (4, 3)) and phase.kitty_winner is None
+    assert [r.label for r in game.levels] == ["J", "4", "2", "6", "2", "5"]
+    assert seat_view(game, 3).penalty == "ace"
+    with pytest.raises(EngineError):
+        game.apply(Transfer(4, 3))  # friend 2 names first
+    # every opponent may be named, the one who won the kitty (1) too
+    assert penalty_targets(game.state) == [1, 3, 5]
+    events = game.apply(Transfer(2, 1))
+    assert [(e.get("target"), e.get("levels"), e.get("penalty")) for e in events
+            if e.kind == "penalty_taken"] == [(1, 2, "ace")]
+    assert game.phase.offers == ((4, 3),)  # type: ignore[union-attr]
+    game.apply(Transfer(4, 5))  # 5 → 2 takes all 3
+    assert [r.label for r in game.levels] == ["J", "2", "2", "6", "2", "2"]
+    assert isinstance(game.phase, HandOver)
+
+
+def test_a_friend_s_a_penalty_levels_nobody_can_take_are_lost() -> None:
+    """Friend 2's naming leaves every opponent at the first level: friend 4 is not asked
+    to name anyone, and its levels are lost."""
+    game = ace_kitty([Rank.ACE, Rank.THREE, Rank.TWO, Rank.TWO, Rank.TWO, Rank.FOUR])
+    assert game.phase.offers == ((2, 3), (4, 3))  # type: ignore[union-attr]
+    game.apply(Transfer(2, None))  # in seat order: 1 (3 → 2) takes 1, 5 (4 → 2) takes 2
+    assert [r.label for r in game.levels] == ["J", "2", "2", "2", "2", "2"]
+    assert isinstance(game.phase, HandOver)
 
 
 def test_the_j_penalty_says_only_the_levels_taken() -> None:
