@@ -83,6 +83,11 @@ def _ids(controls: Sequence[dict[str, Any]], prefix: str) -> list[dict[str, Any]
     return [c for c in controls if c["custom_id"].startswith(prefix)]
 
 
+def _targets(buttons: Sequence[dict[str, Any]]) -> list[str]:
+    """The transfer buttons' targets, as their custom ids end (a seat, or "none")."""
+    return [c["custom_id"].rsplit(":", 1)[1] for c in buttons]
+
+
 def _dealt(preset: str, seed: int, **options: Any) -> Game:
     game = Game(ruleset(preset, **options), seed)
     while game.phase.stock:
@@ -284,7 +289,7 @@ async def test_the_chooser_is_offered_every_target_the_engine_accepts() -> None:
     table = _table(game, "find-friends", {"level_transfer": True})
     text, controls = await _panel(table, chooser)
     buttons = _ids(controls, "sj:tr:")
-    targets = [c["custom_id"].rsplit(":", 1)[1] for c in buttons]
+    targets = _targets(buttons)
     accepted = [str(t) for t in range(5) if accepts(game.state, Transfer(chooser, t))]
     assert targets == [*accepted, "none"]
     names = seat_names(table)
@@ -368,45 +373,47 @@ def test_the_status_of_a_transfer_names_who_decides() -> None:
         "1. Ann decides where 11 stopped levels go."
 
 
+async def _naming_panel(table: Table, namer: int) -> tuple[str, list[dict[str, Any]]]:
+    """The panel of the seat naming who takes a kitty penalty's levels: its text and its
+    buttons; no other seat has the choice."""
+    text, controls = await _panel(table, namer)
+    for other in range(len(table.seats)):
+        if other != namer:
+            _, others = await _panel(table, other)
+            assert not _ids(others, "sj:tr")
+    return text, _ids(controls, "sj:tr:")
+
+
 async def test_a_friend_names_who_takes_the_a_penalty_s_levels_it_could_not_lose() -> None:
     game = ace_kitty([Rank.ACE, Rank.FOUR, Rank.THREE, Rank.SIX, Rank.TWO, Rank.FIVE])
     table = _table(game, "find-friends", {"players": 6, "decks": 3, "ace_kitty_penalty": True})
     names = seat_names(table)
-    text, controls = await _panel(table, 2)
-    buttons = _ids(controls, "sj:tr:")
+    text, buttons = await _naming_panel(table, 2)  # the dealer and friend 4 wait
     # every opponent above the first level, the kitty's winner (1) too, then seat order
-    assert [c["custom_id"].rsplit(":", 1)[1] for c in buttons] == ["1", "3", "5", "none"]
+    assert _targets(buttons) == ["1", "3", "5", "none"]
     assert [c["label"] for c in buttons][-1] == "In seat order"
     assert say("en", "hint_penalty_ace", levels=2) in text
-    for other in (0, 1, 3, 4, 5):  # the dealer and the other friend wait their turn
-        _, others = await _panel(table, other)
-        assert not _ids(others, "sj:tr")
     assert phase_status("en", seat_view(game, None), names) == \
         f"{names[2]} names who takes 2 levels of the A penalty."
     events = game.apply(Transfer(2, 3))
     (taken,) = [e for e in events if e.kind == "penalty_taken"]
     assert describe_event("zh-CN", taken, names) == f"A 抠底：{names[3]} 陪降 2 级，降到 4。"
     # then the other friend's 3
-    text, controls = await _panel(table, 4)
+    text, buttons = await _naming_panel(table, 4)
     assert say("en", "hint_penalty_ace", levels=3) in text
-    assert [c["custom_id"].rsplit(":", 1)[1] for c in _ids(controls, "sj:tr:")] == \
-        ["1", "3", "5", "none"]
+    assert _targets(buttons) == ["1", "3", "5", "none"]
 
 
 async def test_the_dealer_names_who_takes_the_j_penalty_s_levels() -> None:
     game = j_tractor_kitty([Rank.JACK, Rank.KING, Rank.THREE, Rank.SIX, Rank.FIVE])
     table = _table(game, "find-friends", {"jack_kitty_penalty": True})
     names = seat_names(table)
-    text, controls = await _panel(table, 0)
-    buttons = _ids(controls, "sj:tr:")
+    text, buttons = await _naming_panel(table, 0)
     # the opponents above the first level but the kitty's winner, then seat order
-    assert [c["custom_id"].rsplit(":", 1)[1] for c in buttons] == ["3", "4", "none"]
+    assert _targets(buttons) == ["3", "4", "none"]
     assert [c["label"] for c in buttons] == [f"Take off {names[3]}", f"Take off {names[4]}",
                                              "In seat order"]
     assert say("en", "hint_penalty", levels=14) in text
-    for other in range(1, 5):
-        _, others = await _panel(table, other)
-        assert not _ids(others, "sj:tr")
     assert phase_status("en", seat_view(game, None), NAMES) == \
         f"{NAMES[0]} names who takes 14 levels of the J penalty."
     # the dealer names seat 4 (5 → 2), then must name again: seat 3 only
@@ -414,6 +421,5 @@ async def test_the_dealer_names_who_takes_the_j_penalty_s_levels() -> None:
     (taken,) = [e for e in events if e.kind == "penalty_taken"]
     assert describe_event("en", taken, names) == \
         f"J penalty: {names[4]} goes down 3 levels, to 2."
-    _, controls = await _panel(table, 0)
-    assert [c["custom_id"].rsplit(":", 1)[1] for c in _ids(controls, "sj:tr:")] == \
-        ["3", "none"]
+    _, buttons = await _naming_panel(table, 0)
+    assert _targets(buttons) == ["3", "none"]
