@@ -1,7 +1,7 @@
 """Computer player strength and speed, by duplicate deals.
 
 Run: .venv/bin/python bench/ai_eval.py [--pairs N] [--preset NAME[:option=value,...]]
-                                        [--workers W] [--match hard:easy] ...
+                                        [--workers W] [--match hard:easy] [--lone] ...
                                         [--progress K] [--hands-log DIR]
      .venv/bin/python bench/ai_eval.py --latency TABLES [--workers W]
 e.g. --preset find-friends:players=5,decks=2, --preset three-bid (the preset options
@@ -35,6 +35,16 @@ Decision times are wall-clock ms of ``choose`` for every decision after the deal
 (burying, the changzhu swap, bidding, naming the trump, calling, card play, transfer),
 and the CPU ms of the deciding process (``time.process_time``): on a shared machine the
 wall clock counts the other processes' turns too, the CPU time does not.
+
+``--lone``: A alone. Every deal is played twice, once with A in one seat (``lone_seat``:
+over players² deals in a row, every seat under every dealer) and B in all the others,
+once with B in every seat; A's figures are that seat's, B's the same seat's in the hand
+of B alone, so the paired difference is what changing that one seat's player changed.
+The duplicate pairs above put A's seats on one side with fixed partnerships (4 or 6
+seats), but where the sides form during the hand (find-friends' called friends,
+three-bid's bid) A and B sit on both sides of most hands, and their seat-hands measure
+little of either; this does. Printed over all deals and by the seat's role in B's hand
+(the dealer, another defender, an attacker).
 
 ``--progress K`` prints the running figures every K deal pairs (a long run that is
 stopped still says what it measured). ``--hands-log DIR`` writes one readable
@@ -104,6 +114,8 @@ class HandRecord:
     won: list[bool]
     margin: list[int]
     levels: list[int]
+    defends: list[bool] = field(default_factory=list)  # on the hand's final sides
+    dealer: int = 0  # the hand's dealer (three-bid: who won the bid)
 
 
 @dataclass
@@ -116,6 +128,7 @@ class PairResult:
     refused: int = 0
     undecided: int = 0  # a computer seat to act that had no decision (random instead)
     seed: int = 0
+    role: str = ""  # ``--lone``: the lone seat's role in the hand of B alone
 
 
 def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
@@ -275,13 +288,14 @@ def play_table(preset: str, seed: int, kinds: list[str], result: PairResult,
     threshold = take_over_threshold(rules, hand.bid)
     margin = hand.attacker_points - threshold
     ranks = rules.level_ranks
-    won, margins, levels = [], [], []
+    won, margins, levels, defending = [], [], [], []
     for change in hand.changes:
         defends = change.seat in hand.defenders
         won.append(attackers_won != defends)
         margins.append(-margin if defends else margin)
         levels.append(ranks.index(change.new) - ranks.index(change.old))
-    return HandRecord(won, margins, levels)
+        defending.append(defends)
+    return HandRecord(won, margins, levels, defending, hand.dealer)
 
 
 def _means(record: HandRecord, kinds: list[str], kind: str) -> tuple[float, float, float]:
@@ -304,6 +318,63 @@ def play_pair(args: tuple[str, int, str, str, str | None]) -> PairResult:
         result.hands.append((*_means(record, kinds, a), *_means(record, kinds, b)))
     result.refused = ai_player.refused_plays - before
     return result
+
+
+def lone_seat(seed: int, players: int) -> int:
+    """``--lone``: the seat A plays in deal ``seed`` (its dealer is ``seed % players``), so
+    that over ``players ** 2`` seeds in a row A meets every dealer from every seat."""
+    return (seed // players) % players
+
+
+def play_lone(args: tuple[str, int, str, str, str | None]) -> PairResult:
+    """One deal twice: A in one seat (``lone_seat``) among B's, then B in every seat. A's
+    won share, margin and levels are the lone seat's, B's the same seat's in the hand of
+    B alone: what changing that one seat's player changed."""
+    preset, seed, a, b, log_dir = args
+    result = PairResult(seed=seed)
+    before = ai_player.refused_plays
+    players = rules_of(preset).players
+    seat = lone_seat(seed, players)
+    records = []
+    for table, kinds in enumerate(([a if s == seat else b for s in range(players)],
+                                   [b] * players), 1):
+        log = Path(log_dir) / f"{a}-alone-{b}-{seed}-{table}.txt" if log_dir else None
+        records.append(play_table(preset, seed, kinds, result, log))
+    lone, alone = records
+    result.hands.append((lone.won[seat], lone.margin[seat], lone.levels[seat],
+                         alone.won[seat], alone.margin[seat], alone.levels[seat]))
+    result.role = "dealer" if seat == alone.dealer else \
+        "defender" if alone.defends[seat] else "attacker"
+    result.refused = ai_player.refused_plays - before
+    return result
+
+
+def report_lone(preset: str, a: str, b: str, results: list[PairResult], seconds: float
+                ) -> None:
+    """``--lone``: A's seat against the same seat played by B, deal by deal (paired)."""
+    print(f"\n### {a} alone among {b} — preset {preset}, {len(results)} deals, "
+          f"{seconds / 60:.1f} min")
+    groups = [("all", results)] + [
+        (role, [r for r in results if r.role == role]) for role in ("dealer", "defender",
+                                                                    "attacker")]
+    for name, rows in groups:
+        if len(rows) < 2:
+            continue
+        diffs = [r.hands[0][0] - r.hands[0][3] for r in rows]
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+        margins = [r.hands[0][1] - r.hands[0][4] for r in rows]
+        levels = [r.hands[0][2] - r.hands[0][5] for r in rows]
+        print(f"- {name} ({len(rows)} deals, the role in {b}'s hand): the seat won "
+              f"{statistics.mean(r.hands[0][0] for r in rows):.1%} with {a}, "
+              f"{statistics.mean(r.hands[0][3] for r in rows):.1%} with {b}; paired "
+              f"difference {statistics.mean(diffs):+.1%} ± {error:.1%} (z "
+              f"{statistics.mean(diffs) / error if error else 0:+.2f}); better "
+              f"{sum(d > 0 for d in diffs)}, worse {sum(d < 0 for d in diffs)}; margin "
+              f"{statistics.mean(margins):+.1f} points, levels {statistics.mean(levels):+.2f}")
+    print(f"- illegal decisions: {sum(r.illegal for r in results)}; without a decision: "
+          f"{sum(r.undecided for r in results)}; AI plays refused: "
+          f"{sum(r.refused for r in results)}")
+    decision_times(results)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -347,6 +418,11 @@ def report(preset: str, a: str, b: str, results: list[PairResult], seconds: floa
     print(f"- illegal decisions: {sum(r.illegal for r in results)}; computer seats without "
           f"a decision (random instead): {sum(r.undecided for r in results)}; AI plays "
           f"refused by the engine and replaced: {sum(r.refused for r in results)}")
+    decision_times(results)
+
+
+def decision_times(results: list[PairResult]) -> None:
+    """Prints each computer level's ms per decision, wall clock and CPU."""
     times: dict[str, list[float]] = {}
     for r in results:
         for kind, values in r.times.items():
@@ -479,6 +555,8 @@ def main() -> None:
                         help="write a trick-by-trick transcript of every hand into DIR")
     parser.add_argument("--results", default=None, metavar="FILE",
                         help="write one JSON line per deal pair (for bench/ai_compare.py)")
+    parser.add_argument("--lone", action="store_true",
+                        help="A in one seat among B's, against B in every seat, deal by deal")
     parser.add_argument("--latency", type=int, default=0, metavar="TABLES",
                         help="measure event-loop responsiveness with TABLES tables instead")
     parser.add_argument("--budget", action="append", default=[], metavar="LEVEL:F=V,...",
@@ -505,17 +583,19 @@ def main() -> None:
                     for i in range(args.pairs)]
             start = time.perf_counter()
             results = []
-            for result in pool.map(play_pair, jobs, chunksize=1):
+            play, tell = (play_lone, report_lone) if args.lone else (play_pair, report)
+            for result in pool.map(play, jobs, chunksize=1):
                 results.append(result)
                 if args.results:  # (line by line: a stopped run keeps its pairs)
                     with open(args.results, "a", encoding="utf-8") as out:
                         out.write(json.dumps({"match": match, "seed": result.seed,
-                                              "hands": result.hands}) + "\n")
+                                              "hands": result.hands,
+                                              "role": result.role}) + "\n")
                 if args.progress and len(results) % args.progress == 0 \
                         and len(results) < len(jobs):
                     print(f"\n(so far: the first {len(results)} deal pairs)")
-                    report(args.preset, a, b, results, time.perf_counter() - start)
-            report(args.preset, a, b, results, time.perf_counter() - start)
+                    tell(args.preset, a, b, results, time.perf_counter() - start)
+            tell(args.preset, a, b, results, time.perf_counter() - start)
 
 
 if __name__ == "__main__":
