@@ -138,6 +138,7 @@ class ShengjiBot(commands.AutoShardedBot):
         # (in a lobby or in play: a finished table's message stays as it ended, saying who
         # won, which a table restored without its game could not say again)
         for restored_table in restored:
+            await publisher.finish_move(restored_table.table)  # (a nudge a kill stopped)
             publisher.remember_events(restored_table.table, restored_table.recent)
             publisher.schedule(restored_table.table)
 
@@ -156,8 +157,9 @@ class ShengjiBot(commands.AutoShardedBot):
             if await stopped_within(self.stopping, wait):
                 raise Stopped
 
-    async def _message_posted(self, table: Table, message_id: int) -> None:
-        await self.tables.remember_message(table, message_id)
+    async def _message_posted(self, table: Table, message_id: int, *,
+                              moving_from: int | None = None) -> None:
+        await self.tables.remember_message(table, message_id, moving_from=moving_from)
 
     async def close(self) -> None:
         # stop the clocks, then the redraws, while the HTTP session is still open

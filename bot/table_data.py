@@ -119,6 +119,9 @@ class Table:
     message_id: int | None = None
     status: TableStatus = "lobby"
     match_id: int | None = None
+    # a nudge moving the table message: the old one, until it is deleted (stored, so that a
+    # start after a kill in between deletes the one left over: ``finish_move``)
+    moving_from: int | None = None
     game: Game | None = None  # replaced, never changed, by each accepted action
     # when the person to act runs out of time (Unix time; None: nobody's timer runs).
     # Set by the service when a wait begins; not stored (a restart starts a new wait).
@@ -143,7 +146,8 @@ class Table:
             message_id=self.message_id, preset=self.preset, options=dict(self.options),
             settings=self.settings.to_dict(),
             seats=[s.record() if s else None for s in self.seats],
-            match_id=self.match_id, status=self.status, locale=self.locale)
+            match_id=self.match_id, status=self.status, locale=self.locale,
+            moving_from=self.moving_from)
 
     @classmethod
     def of(cls, record: TableRecord, defaults: TableSettings | None = None) -> Table:
@@ -152,7 +156,7 @@ class Table:
         return cls(record.channel_id, record.guild_id, record.host_id, record.preset,
                    dict(record.options), TableSettings.from_dict(record.settings, defaults),
                    [Seat.of(s) if s else None for s in record.seats], record.locale,
-                   record.message_id, record.status, record.match_id,
+                   record.message_id, record.status, record.match_id, record.moving_from,
                    active_at=record.updated_at.timestamp() if record.updated_at
                    else time.time())
 

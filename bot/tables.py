@@ -637,13 +637,15 @@ class TableService:
         log.info("the server %s removed the bot: %d table(s) ended", guild_id, ended)
         return ended
 
-    async def remember_message(self, table: Table, message_id: int) -> None:
-        """The public table message now lives at ``message_id``."""
+    async def remember_message(self, table: Table, message_id: int, *,
+                               moving_from: int | None = None) -> None:
+        """The public table message now lives at ``message_id``; ``moving_from``: a nudge
+        is moving it from that message, not deleted yet."""
         run = self._running.get(table.channel_id)
         if run is None or self.tables.get(table.channel_id) is not table:
             return  # a table that was replaced meanwhile
         async with run.lock:
-            table.message_id = message_id
+            table.message_id, table.moving_from = message_id, moving_from
             await self._save(table)
 
     # -- playing ----------------------------------------------------------------------------

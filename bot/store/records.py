@@ -108,6 +108,8 @@ class TableRecord:
     match_id: int | None
     status: TableStatus
     locale: str
+    #: a nudge's move of the table message under way: the old message, until it is deleted
+    moving_from: int | None = None
     #: when the row was last saved (as read from the store; None in a record to save)
     updated_at: datetime | None = field(default=None, compare=False)
 
@@ -115,6 +117,7 @@ class TableRecord:
         for name in ("channel_id", "guild_id", "host_id"):
             check_id(getattr(self, name), name)
         check_id(self.message_id, "message_id", optional=True)
+        check_id(self.moving_from, "moving_from", optional=True)
         check_id(self.match_id, "match_id", optional=True)
         check(isinstance(self.preset, str), "preset must be text")
         check(isinstance(self.options, dict), "options must be an object")

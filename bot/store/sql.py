@@ -83,7 +83,7 @@ def _seat_list(data: Any, column: str, *, empty_allowed: bool) -> list[Any]:
 
 
 _TABLE_COLUMNS = ("channel_id, guild_id, host_id, message_id, preset, options, settings, seats, "
-                  "match_id, status, locale")
+                  "match_id, status, locale, moving_from")
 MATCH_COLUMNS = ("id, guild_id, channel_id, seed, rules, seats, status, winner_team, "
                  "started_at, finished_at, hands_played, ranked")
 _HAND_COLUMNS = ("match_id, hand_no, dealer, level, trump, defenders_team, attacker_points, "
@@ -99,8 +99,8 @@ def _table_from_row(row: Sequence[Any]) -> TableRecord:
             preset=row[4], options=loads(row[5], "options"),
             settings=loads(row[6], "settings"),
             seats=_seat_list(loads(row[7], "seats"), "seats", empty_allowed=True),
-            match_id=row[8], status=row[9], locale=row[10],
-            updated_at=None if row[11] is None else _from_ms(row[11]))
+            match_id=row[8], status=row[9], locale=row[10], moving_from=row[11],
+            updated_at=None if row[12] is None else _from_ms(row[12]))
     except (StoreError, KeyError, TypeError, ValueError, OverflowError, OSError) as exc:
         raise corrupt("tables", f"channel_id={row[0]}", exc) from None
 
@@ -286,17 +286,18 @@ class GameLogStore(SqlBackend):
         async with self._transaction(f"saving the table in channel {table.channel_id}") as tx:
             await tx.execute(
                 f"INSERT INTO tables ({_TABLE_COLUMNS}, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
                 "host_id = excluded.host_id, message_id = excluded.message_id, "
                 "preset = excluded.preset, options = excluded.options, "
                 "settings = excluded.settings, seats = excluded.seats, "
                 "match_id = excluded.match_id, status = excluded.status, "
-                "locale = excluded.locale, updated_at = excluded.updated_at",
+                "locale = excluded.locale, moving_from = excluded.moving_from, "
+                "updated_at = excluded.updated_at",
                 (table.channel_id, table.guild_id, table.host_id, table.message_id,
                  table.preset, dumps(table.options, "table options"),
                  dumps(table.settings, "table settings"), seats, table.match_id,
-                 table.status, table.locale, now, now))
+                 table.status, table.locale, table.moving_from, now, now))
 
     async def forget_table(self, channel_id: int) -> None:
         """The channel's table is no longer stored (its channel is gone); its match is."""

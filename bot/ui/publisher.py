@@ -9,7 +9,9 @@
   text is kept for the player and shown privately at their next interaction.
 * A person's turn not taken within the table's ``nudge_after`` seconds posts the table
   message anew at the channel's end (the old one deleted): a new message's mention
-  notifies them, an edit's does not, and the table comes back into view.
+  notifies them, an edit's does not, and the table comes back into view. The move is
+  stored from before the post until the old message is deleted (``moving_from``), so
+  that a start after a kill in between deletes the one left over (``finish_move``).
 * A channel Discord no longer knows (404, Unknown Channel: deleted, perhaps while the
   bot was down) is handed to the ``channel_gone`` callback, which ends its table; then
   ``table_gone`` makes the publisher forget the channel.
@@ -28,7 +30,9 @@ import logging
 import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
+import aiohttp
 import discord
 
 from bot.services import Pictures
@@ -63,6 +67,19 @@ WAITING_PER_STRETCH = 12
 MAX_STRETCH = 4.0
 #: Discord's JSON error code for a channel it does not know (deleted).
 UNKNOWN_CHANNEL = 10003
+#: A start that finds a table message's move interrupted reads this many of the channel's
+#: messages after the old one for a new one posted but not stored.
+MOVE_SCAN = 50
+#: The table message's picture: what tells it from the bot's other posts in the channel.
+TABLE_PICTURE = "table.png"
+
+
+class MessagePosted(Protocol):
+    """Told where the table message lives (``message_id``), and while a nudge moves it,
+    the old message not deleted yet (``moving_from``); for the table service to store."""
+
+    def __call__(self, table: Table, message_id: int, *,
+                 moving_from: int | None = None) -> Awaitable[None]: ...
 
 
 def unknown_channel(exc: BaseException) -> bool:
@@ -79,19 +96,24 @@ class Postbox:
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self._client.get_partial_messageable(channel_id)
 
+    @property
+    def user_id(self) -> int | None:
+        """The bot's own user id (None before it logs in)."""
+        return self._client.user.id if self._client.user else None
+
     async def direct(self, user_id: int, text: str) -> None:
         user = self._client.get_user(user_id) or await self._client.fetch_user(user_id)
         await user.send(text)
 
 
 class DiscordPublisher:
-    """``Publisher`` for the TableService. ``message_posted(table, message_id)`` is told
+    """``Publisher`` for the TableService. ``message_posted`` (``MessagePosted``) is told
     when the table message moves to a new message; ``redrawn(channel_id)`` after each
     redraw of a table (the open hand panels follow it); ``channel_gone(channel_id)`` when
     Discord no longer knows the table's channel."""
 
     def __init__(self, post: Postbox, *,
-                 message_posted: Callable[[Table, int], Awaitable[None]],
+                 message_posted: MessagePosted,
                  redrawn: Callable[[int], Awaitable[None]],
                  channel_gone: Callable[[int], Awaitable[object]],
                  pictures: Pictures,
@@ -311,7 +333,7 @@ class DiscordPublisher:
             public = public_view(table.game) if table.game is not None else None
             content = self.summary(table, public)
             picture = await table_picture(self.pictures, table, public)
-            file = discord.File(_bytes(picture.png), filename="table.png",
+            file = discord.File(_bytes(picture.png), filename=TABLE_PICTURE,
                                 description=picture.alt_text[:1024])
             view = table_buttons(table)
             channel = self.post.channel(table.channel_id)
@@ -332,22 +354,59 @@ class DiscordPublisher:
                         raise
                     log.info("table message in %s was deleted: posting it again",
                              table.channel_id)
-                file = discord.File(_bytes(picture.png), filename="table.png",
+                file = discord.File(_bytes(picture.png), filename=TABLE_PICTURE,
                                     description=picture.alt_text[:1024])
+            moving = old if anew else None
+            if moving is not None:  # (stored first: a kill from now on leaves a trace)
+                await self.message_posted(table, moving, moving_from=moving)
             message = await channel.send(content=content, file=file, view=view,
                                          allowed_mentions=mentions)
             # once posted, the new message is stored and a nudge's old one deleted even
             # through a close, or the next start would show two table messages
-            if await to_the_end(self._moved(table, message.id, old if anew else None)):
+            if await to_the_end(self._moved(table, message.id, moving)):
                 raise asyncio.CancelledError
 
     async def _moved(self, table: Table, message_id: int, old: int | None) -> None:
         """The table message is now ``message_id``: stored, then ``old`` (a nudge's) is
-        deleted, after the new one is stored so that there is never no table message."""
-        await self.message_posted(table, message_id)
+        deleted, after the new one is stored so that there is never no table message, and
+        then the move is over."""
+        await self.message_posted(table, message_id, moving_from=old)
         if old is not None:
             with contextlib.suppress(discord.NotFound):
                 await self.post.channel(table.channel_id).get_partial_message(old).delete()
+            await self.message_posted(table, message_id)
+
+    async def finish_move(self, table: Table) -> None:
+        """At a start, a table whose message a kill stopped moving (``moving_from``): the
+        message left over is deleted, the old one, or a new one the bot posted after it
+        but did not store (its picture, ``TABLE_PICTURE``, tells it from the bot's other
+        posts); then the move is over. A failure that may pass (Discord's error, the
+        network's) leaves the move stored for the next start; a refusal (no permission to
+        read or delete) ends it."""
+        old, now = table.moving_from, table.message_id
+        if old is None or now is None:
+            return
+        channel = self.post.channel(table.channel_id)
+        try:
+            if now != old:
+                with contextlib.suppress(discord.NotFound):
+                    await channel.get_partial_message(old).delete()
+            else:
+                me = self.post.user_id
+                async for message in channel.history(after=discord.Object(old),
+                                                     limit=MOVE_SCAN):
+                    if message.author.id == me and \
+                            any(a.filename == TABLE_PICTURE for a in message.attachments):
+                        with contextlib.suppress(discord.NotFound):
+                            await message.delete()
+        except discord.Forbidden:
+            log.warning("could not tidy the table message's move in %s (no permission)",
+                        table.channel_id)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            log.warning("could not tidy the table message's move in %s (%s): tried again at "
+                        "the next start", table.channel_id, type(exc).__name__)
+            return
+        await self.message_posted(table, now)
 
     # -- nudges ------------------------------------------------------------------------------
 

@@ -24,7 +24,9 @@ class Posting:
     channel: Any
     users: list[Any]
     publisher: DiscordPublisher
-    posted: list[int] = field(default_factory=list)  # what ``message_posted`` was told
+    posted: list[int] = field(default_factory=list)  # the ids ``message_posted`` was told
+    # every call of ``message_posted``: (message_id, moving_from)
+    stored: list[tuple[int, int | None]] = field(default_factory=list)
 
 
 @asynccontextmanager
@@ -39,10 +41,15 @@ async def open_posting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Posting
     client = discord.Client(intents=discord.Intents.none())
     await client.login(fake.token)
     posted: list[int] = []
+    stored: list[tuple[int, int | None]] = []
 
-    async def message_posted(table: Table, message_id: int) -> None:
-        table.message_id = message_id  # (as the table service remembers it)
-        posted.append(message_id)
+    async def message_posted(table: Table, message_id: int, *,
+                             moving_from: int | None = None) -> None:
+        # (as the table service remembers them)
+        table.message_id, table.moving_from = message_id, moving_from
+        if not posted or posted[-1] != message_id:
+            posted.append(message_id)
+        stored.append((message_id, moving_from))
 
     async def nothing(*_: object) -> None:
         pass
@@ -51,7 +58,7 @@ async def open_posting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Posting
                                  redrawn=nothing, channel_gone=nothing,
                                  pictures=ThreadPictures(), edit_interval=0)
     try:
-        yield Posting(fake, channel, users, publisher, posted)
+        yield Posting(fake, channel, users, publisher, posted, stored)
     finally:
         await publisher.close()
         await client.close()

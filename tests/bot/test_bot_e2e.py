@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from tests.bot.harness import (
     wait_until,
 )
 from tests.fakediscord import BotProcess, FakeDiscord
+from tests.fakediscord.model import Attachment, Message, iso_now
 
 ROOT = Path(__file__).resolve().parents[2]
 EPHEMERAL = 64
@@ -143,6 +145,35 @@ async def test_killed_mid_hand_the_game_goes_on_where_it_was(tmp_path: Path,
         click = await fake.click(alice, table_message(world), button["custom_id"])
         await answered(click)
         assert click.message.ephemeral and "Your hand" in click.message.content
+        await play_until(world, lambda: hand_over(world), [(alice, "1. Alice")])
+    fake.assert_clean()
+
+
+async def test_a_kill_while_a_nudge_moved_the_table_message_leaves_one_after_the_start(
+        tmp_path: Path) -> None:
+    """Killed after a nudge posted the new table message, before it was stored: the row
+    still names the old message, moving. The start deletes the new one, which nobody would
+    ever edit again, and keeps the one it knows."""
+    async with running_bot(tmp_path) as world:
+        fake = world.fake
+        alice = fake.add_user("Alice")
+        await create_and_start(world, alice)
+        await act_when_asked(world, alice, "1. Alice")
+        kept = table_message(world)
+        world.bot.proc.kill()  # type: ignore[union-attr]
+        await world.bot.proc.wait()  # type: ignore[union-attr]
+        with sqlite3.connect(world.db) as db:  # (as the nudge stored it before its post)
+            db.execute("UPDATE tables SET moving_from = message_id")
+        orphan = Message(fake.snowflake(), world.channel.id, world.guild.id, fake.bot_user.id,
+                         iso_now(), content="the table, posted again",
+                         attachments=[Attachment(fake.snowflake(), "table.png", b"png")])
+        fake.store_message(orphan)
+        await world.restart()
+        await wait_until(lambda: fake.message(orphan.id).deleted, timeout=30)
+        assert not fake.message(kept.id).deleted
+        with sqlite3.connect(world.db) as db:
+            assert db.execute("SELECT message_id, moving_from FROM tables").fetchall() == \
+                [(kept.id, None)]
         await play_until(world, lambda: hand_over(world), [(alice, "1. Alice")])
     fake.assert_clean()
 

@@ -7,10 +7,12 @@ nudge off. Through a real discord.py client against the fake Discord."""
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from dataclasses import replace
 from typing import Any
 
+import discord
 import pytest
 
 from bot.table_data import Seat, Table, TableSettings
@@ -21,6 +23,7 @@ from engine.legal import legal_plays
 from tests.bot.harness import wait_until
 from tests.bot.posting import Posting
 from tests.engine.test_games import _at
+from tests.fakediscord.model import Message, iso_now
 
 NUDGE = 0.6  # seconds into a person's wait
 
@@ -84,6 +87,11 @@ async def test_a_turn_not_taken_posts_the_table_anew_once_mentioning_the_player(
     assert any(cid.startswith("sj:") for cid in message.custom_ids())
     assert posting.posted == [first.message_id, anew.message_id]
     assert [m.id for m in posting.fake.messages(posting.channel)] == [anew.message_id]
+    # the move is stored from before the new message is posted until the old one is
+    # deleted: a start after a kill in between knows which is left over (``finish_move``)
+    await wait_until(lambda: posting.stored[-1] == (anew.message_id, None), timeout=10)
+    assert posting.stored == [(first.message_id, None), (first.message_id, first.message_id),
+                              (anew.message_id, first.message_id), (anew.message_id, None)]
 
     # once a wait: the same wait redrawn, and time passing, bring no second nudge
     posting.publisher.schedule(table)
@@ -146,11 +154,12 @@ async def test_a_close_while_the_new_message_is_stored_still_deletes_the_old_one
     storing, store_may_end = asyncio.Event(), asyncio.Event()
     remember = posting.publisher.message_posted
 
-    async def slow_store(table: Table, message_id: int) -> None:
-        if posting.posted:  # (the first post is stored at once; the nudge's slowly)
-            storing.set()
+    async def slow_store(table: Table, message_id: int, *,
+                         moving_from: int | None = None) -> None:
+        if posting.posted and message_id not in posting.posted:  # (the first post is
+            storing.set()  # stored at once, the nudge's new message slowly)
             await store_may_end.wait()
-        await remember(table, message_id)
+        await remember(table, message_id, moving_from=moving_from)
 
     posting.publisher.message_posted = slow_store
     posting.publisher.schedule(table)
@@ -167,3 +176,52 @@ async def test_a_close_while_the_new_message_is_stored_still_deletes_the_old_one
     assert posting.posted == [first, anew]
     assert first in _deleted(posting)
     assert [m.id for m in posting.fake.messages(posting.channel)] == [anew]
+
+
+def _bot_post(posting: Posting, filename: str) -> Any:
+    """A message the bot posts in the channel with a picture named ``filename``."""
+    channel = posting.publisher.post.channel(posting.channel.id)
+    return channel.send(content="...", file=discord.File(io.BytesIO(b"png"), filename=filename))
+
+
+async def test_a_start_deletes_the_old_table_message_a_kill_left_after_the_new_one_was_stored(
+        posting: Posting) -> None:
+    table = _table(posting, _at(Playing, "classic"))
+    old, new = await _bot_post(posting, "table.png"), await _bot_post(posting, "table.png")
+    table.message_id, table.moving_from = new.id, old.id  # (as the store kept them)
+    await posting.publisher.finish_move(table)
+    assert [m.id for m in posting.fake.messages(posting.channel)] == [new.id]
+    assert (table.message_id, table.moving_from) == (new.id, None)
+    assert posting.stored == [(new.id, None)]
+
+
+async def test_a_start_deletes_a_new_table_message_a_kill_left_unstored(
+        posting: Posting) -> None:
+    """Killed after the nudge posted its new message, before storing it: the old one is
+    the table message still; the new one, found among the bot's messages after it by its
+    picture, goes; the bot's other posts and the players' messages stay."""
+    table = _table(posting, _at(Playing, "classic"))
+    old = await _bot_post(posting, "table.png")
+    result = await _bot_post(posting, "result.png")
+    fake = posting.fake
+    said = Message(fake.snowflake(), posting.channel.id, posting.channel.guild_id,
+                   posting.users[1].id, iso_now(), content="my turn?")
+    fake.store_message(said)
+    orphan = await _bot_post(posting, "table.png")
+    table.message_id, table.moving_from = old.id, old.id
+    await posting.publisher.finish_move(table)
+    assert [m.id for m in fake.messages(posting.channel)] == [old.id, result.id, said.id]
+    assert orphan.id in _deleted(posting)
+    assert (table.message_id, table.moving_from) == (old.id, None)
+
+
+async def test_a_start_that_cannot_read_the_channel_keeps_the_move_for_the_next_one(
+        posting: Posting) -> None:
+    table = _table(posting, _at(Playing, "classic"))
+    old = await _bot_post(posting, "table.png")
+    table.message_id, table.moving_from = old.id, old.id
+    posting.fake.inject_fault("GET", f"/channels/{posting.channel.id}/messages", 400)
+    await posting.publisher.finish_move(table)
+    assert table.moving_from == old.id and not posting.stored
+    await posting.publisher.finish_move(table)  # the next start
+    assert table.moving_from is None

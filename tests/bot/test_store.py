@@ -105,6 +105,12 @@ async def test_table_round_trips_and_upserts_by_channel(store: Store) -> None:
     await store.save_table(replace(playing, seats=away))
     assert (await store.load_tables())[0].seats == away
     assert [s.away for s in (await store.load_match(match_id)).seats] == [False] * 4
+    # a nudge's move of the table message, kept until it is over
+    moving = replace(playing, seats=away, message_id=555, moving_from=444)
+    await store.save_table(moving)
+    assert (await store.load_tables())[0] == moving
+    await store.save_table(replace(moving, moving_from=None))
+    assert (await store.load_tables())[0].moving_from is None
 
 
 async def test_finished_tables_are_read_one_channel_at_a_time_and_can_be_forgotten(
