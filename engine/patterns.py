@@ -56,19 +56,20 @@ def pattern_of(cards: Sequence[Card], ctx: TrumpContext, permanent: frozenset[Ra
         suits = {c.suit for c in cards}
         if (rank in permanent or rank == ctx.level) and len(suits) == 4 and None not in suits:
             return (THUNDER if n == 4 else LIGHTNING, min(strength[c.index] for c in cards))
-    if all(c == 2 for c in holding.values()) and len(holding) >= 2:
-        units = decompose(cards, ctx, 2)
-        if len(units) == 1 and units[0].is_tractor:
-            return (WIND, units[0].top)
     levels: dict[int, set[int]] = {}
     for ident in holding:
         levels.setdefault(strength[ident], set()).add(ident)
     tops = sorted(levels)
+    # (before 刮风: five adjacent pairs are 飘雪花, as RULES §3's example A A 2 2 3 3 4 4 5 5)
     if len(tops) == 5 and tops[-1] - tops[0] == 4 and all(len(v) == 1 for v in levels.values()):
         if n == 5:
             return (RAIN, tops[-1])
         if all(c <= 2 for c in holding.values()):
             return (SNOW, tops[-1])
+    if all(c == 2 for c in holding.values()) and len(holding) >= 2:
+        units = decompose(cards, ctx, 2)
+        if len(units) == 1 and units[0].is_tractor:
+            return (WIND, units[0].top)
     return None
 
 
@@ -84,8 +85,9 @@ class ChangzhuPlay(PlayRules):
 
     def pattern_leads(self, cards: Sequence[Card], ctx: TrumpContext) -> list[Cards]:
         """下雨, 飘雪花, 打雷 and 闪电 in one suit's cards (at most PATTERN_CAP of each of
-        the first two)."""
-        return list(self._patterns_in(cards, ctx))
+        the first two), but a 飘雪花 of five pairs (ten cards): the leads list it as the
+        five-pair tractor it also is."""
+        return [p for p in self._patterns_in(cards, ctx) if len(p) < 10]
 
     def _patterns_in(self, cards: Sequence[Card], ctx: TrumpContext) -> Iterator[Cards]:
         strength = ctx.strength

@@ -219,6 +219,31 @@ def test_leads_agree_with_the_reference(name: str, seed: int) -> None:
 @pytest.mark.parametrize("name", list(RULESETS))
 @given(seed=st.integers(0, 10**9))
 @settings(max_examples=8)
+def test_no_lead_is_listed_twice(name: str, seed: int) -> None:
+    for game in positions(RULESETS[name], seed, stops=12):
+        if game.phase.trick.lead is None:
+            for seat, hand in _hands(game):
+                if hand:
+                    leads = [tuple(sorted(c.index for c in lead))
+                             for lead in legal_leads(game, seat)]
+                    assert len(leads) == len(set(leads))
+
+
+def test_five_adjacent_pairs_are_listed_once_in_changzhu() -> None:
+    """They are a 飘雪花 and the five-pair tractor too: one lead, not two."""
+    hands = [parse_cards(h) for h in ("JS JS QS QS KS KS AS AS 2D 2D 4C 6C",
+                                      "BJ SJ 9S 9H 5C 3C 10S 10S 8S 8S 4S 4S",
+                                      "4D 6D 7D 8D 10D JD QD KD AD 4H 6H 7H",
+                                      "4C 6C 7C 8C 10C JC QC KC AC 8H 10H JH")]
+    game = Game.from_position(ruleset("changzhu"), level=Rank.NINE, trump=Suit.SPADES,
+                              dealer=0, hands=hands)
+    tens = [lead for lead in legal_leads(game, 0) if len(lead) == 10]
+    assert [Counter(lead) for lead in tens] == [Counter(hands[0][:10])]
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+@given(seed=st.integers(0, 10**9))
+@settings(max_examples=8)
 def test_follows_agree_with_trying_every_candidate(name: str, seed: int) -> None:
     for game in positions(RULESETS[name], seed, stops=16):
         lead = game.phase.trick.lead
