@@ -207,7 +207,7 @@ class HandOver:
 class Transferring:
     """find-friends, after a hand: each player whom a must-play rank stopped says where
     the levels go (``level_transfer``), in turn (``offers``: (seat, levels), the first
-    one's turn); first, the first ``penalties`` offers are a kitty penalty's levels the
+    one's turn); first, the first ``penalty_offers`` offers are a kitty penalty's levels the
     defenders could not lose, which their seat names opponents to take (RULES §5): the
     dealer those of ``jack_kitty_penalty``, each friend its own of ``ace_kitty_penalty``."""
 
@@ -216,7 +216,7 @@ class Transferring:
     ctx: TrumpContext
     offers: tuple[tuple[int, int], ...]
     asked: int | None = None  # the teammate offered the first offer's levels, to answer
-    penalties: int = 0
+    penalty_offers: int = 0
     # the J penalty's: this seat won the kitty, is not named, and takes only what no other
     # opponent can; None for the A penalty's, where any opponent is named
     kitty_winner: int | None = None
@@ -224,7 +224,7 @@ class Transferring:
     @property
     def penalty(self) -> str | None:
         """The kitty penalty whose levels offers[0] places: "jack", "ace" or None."""
-        if not self.penalties:
+        if not self.penalty_offers:
             return None
         return "jack" if self.kitty_winner is not None else "ace"
 
@@ -938,8 +938,9 @@ def _score(state: MatchState, phase: Playing, last_winner: int, winning_play: Se
     if outcome.offers and outcome.winner is None:
         events.append(_turn(outcome.offers[0][0]))
         return Step(replace(state, phase=Transferring(
-            result, phase.kitty, phase.ctx, outcome.offers, penalties=outcome.penalties,
-            kitty_winner=outcome.kitty_winner)), tuple(events))
+            result, phase.kitty, phase.ctx, outcome.offers,
+            penalty_offers=outcome.penalty_offers, kitty_winner=outcome.kitty_winner)),
+            tuple(events))
     return _end_hand(state, result, phase.kitty, phase.ctx, events)
 
 
@@ -978,7 +979,7 @@ class _Outcome:
     notes: list[Note] = field(default_factory=list)
     offers: tuple[tuple[int, int], ...] = ()
     next_declarers: tuple[int, ...] = ()
-    penalties: int = 0  # the first offers: a kitty penalty's levels, to place on opponents
+    penalty_offers: int = 0  # the first offers: a kitty penalty's levels, to place on opponents
     kitty_winner: int | None = None  # the J penalty's: not named, takes what is left
 
 
@@ -1061,14 +1062,13 @@ def _score_individual(hand: _HandEnd) -> _Outcome:
         if up.won and winner is None:
             winner = seat
     excess: list[tuple[int, int]] = []
+    kitty_winner: int | None = None  # the J penalty's: not named, takes what is left
     if rules.teams is Formation.CALLED and side == ATTACKERS and hand.attackers_won_last:
-        excess = _kitty_penalties(hand, levels, reasons, defenders)
+        excess, kitty_winner = _kitty_penalties(hand, levels, reasons, defenders)
     offers: tuple[tuple[int, int], ...] = ()
     if rules.level_transfer:
         offers = tuple((s, climbs[s].stopped) for s in (*defenders, *attackers)
                        if s in climbs and climbs[s].stopped)
-    # the J penalty's excess: the kitty's winner is not named, and takes what is left
-    kitty_winner = hand.last_winner if phase.level is Rank.JACK else None
     reason = "jack_penalty" if kitty_winner is not None else "ace_penalty"
     placed: list[tuple[int, int]] = []  # the offers of the excess, placed after the hand
     for namer, owed in excess:
@@ -1089,7 +1089,7 @@ def _score_individual(hand: _HandEnd) -> _Outcome:
     # after the dealer deals (the dealer when alone)
     next_dealer = winners[1] if len(winners) > 1 and winners[0] == dealer else winners[0]
     return _Outcome(row, tuple(levels), next_dealer, winner, reasons, climbs, offers=offers,
-                    next_declarers=tuple(winners), penalties=len(placed),
+                    next_declarers=tuple(winners), penalty_offers=len(placed),
                     kitty_winner=kitty_winner if placed else None)
 
 
@@ -1117,12 +1117,13 @@ def _nameable(rules: Ruleset, levels: list[Rank], attackers: Sequence[int],
 
 
 def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list[str]],
-                     defenders: list[int]) -> list[tuple[int, int]]:
+                     defenders: list[int]) -> tuple[list[tuple[int, int]], int | None]:
     """find-friends ``jack_kitty_penalty`` and ``ace_kitty_penalty`` (RULES §5); the
     levels the defenders could not lose (below the first level), as (the seat who names
     the opponents to take them, levels): the J penalty's what neither the dealer nor the
     friends could lose, the dealer's to place; the A penalty's, each friend's own (seed
-    002 item 6: 如果庄家的朋友已经降到2，剩下的级数由他/她指定对方任何玩家降相应级数)."""
+    002 item 6: 如果庄家的朋友已经降到2，剩下的级数由他/她指定对方任何玩家降相应级数).
+    And the J penalty's kitty winner, whom nobody names (None for the A penalty's)."""
     state, phase = hand.state, hand.phase
     rules, dealer = state.rules, phase.dealer
     friends = [s for s in defenders if s != dealer]
@@ -1149,7 +1150,7 @@ def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list
                 excess += left
                 reasons.setdefault(seat, []).append("jack_penalty")
             excess, _ = _lower_in_turn(rules, levels, friends, excess)
-            return [(dealer, excess)] if excess else []
+            return ([(dealer, excess)], hand.last_winner) if excess else ([], None)
     out = []
     if rules.ace_kitty_penalty and phase.level is Rank.ACE and \
             any(c.rank is Rank.ACE for c in play):
@@ -1161,7 +1162,7 @@ def _kitty_penalties(hand: _HandEnd, levels: list[Rank], reasons: dict[int, list
             reasons.setdefault(friend, []).append("ace_penalty")
             if left:
                 out.append((friend, left))
-    return out
+    return out, None
 
 
 def _changes(state: MatchState, levels: tuple[Rank, ...], reasons: dict[int, list[str]],
@@ -1186,7 +1187,7 @@ def _transfer(state: MatchState, phase: Transferring, action: Transfer) -> Step:
         raise EngineError("transfer_asked", seat=phase.asked)
     if action.seat != seat:
         raise EngineError("not_your_turn", turn=seat, task="transfer")
-    if phase.penalties:
+    if phase.penalty_offers:
         return _place_penalty(state, phase, action.target)
     target = action.target
     rules = state.rules
@@ -1244,10 +1245,12 @@ def _place_penalty(state: MatchState, phase: Transferring, target: int | None) -
     if more:  # another to name
         events.append(_turn(namer))
         return _step(state, replace(phase, offers=((namer, owed), *phase.offers[1:])), events)
-    done, left = 1, phase.penalties - 1
+    # (the next friends' excess, with nobody left to take it, is lost: they are not asked)
+    skipped, left = 0, phase.penalty_offers - 1
     while left and not _nameable(rules, levels, attackers, kitty_winner):
-        done, left = done + 1, left - 1  # (another friend's, with nobody left to take it)
-    return _next_offer(state, replace(phase, offers=phase.offers[done - 1:], penalties=left,
+        skipped, left = skipped + 1, left - 1
+    return _next_offer(state, replace(phase, offers=phase.offers[skipped:],
+                                      penalty_offers=left,
                                       kitty_winner=kitty_winner if left else None), events)
 
 
@@ -1263,7 +1266,7 @@ def penalty_targets(state: MatchState) -> list[int]:
     ``jack_kitty_penalty``, ``ace_kitty_penalty``); empty where that is not the choice
     waiting."""
     phase = state.phase
-    if not isinstance(phase, Transferring) or not phase.penalties:
+    if not isinstance(phase, Transferring) or not phase.penalty_offers:
         return []
     return _nameable(state.rules, list(state.levels), _attackers_after(state, phase),
                      phase.kitty_winner)

@@ -89,7 +89,7 @@ def random_action(game: Game, rng: random.Random, *, declare_chance: float = 0.1
             return AnswerTransfer(phase.asked, rng.random() < 0.5)
         seat = phase.offers[0][0]
         targets = [s for s in range(game.players) if s != seat]
-        if phase.penalties:  # a kitty penalty's excess: opponents above 2
+        if phase.penalty_offers:  # a kitty penalty's excess: opponents above 2
             targets = penalty_targets(game.state)
         return Transfer(seat, rng.choice([None, *targets]))
     if isinstance(phase, HandOver):
