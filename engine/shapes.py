@@ -315,6 +315,8 @@ def fill_units(holding: Holding, ctx: TrumpContext, lead: Sequence[Unit]) -> lis
 
 def _match(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
            ) -> list[tuple[Obligation, list[Unit]]]:
+    if may_fall_short(holding, lead):
+        return match_best(holding, lead, ctx)
     order = distinct_strengths(holding, ctx)
     if order is None:
         return match_greedy(holding, lead, ctx)
@@ -383,8 +385,115 @@ def match_greedy(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
     return out
 
 
+def may_fall_short(holding: Holding, lead: Sequence[Unit]) -> bool:
+    """Can the greedy match (each line the most it can, from the strongest cards) give a
+    later line less than the holding can? Only where two or more lead components ask for
+    groups and a card is held three times or more: a pair taken out of a triple for the
+    first component leaves the second's triple short, where another pair would not have.
+    (``lead`` is sorted largest first: singles come last.)"""
+    return len(lead) > 1 and lead[1].width >= 2 and max(holding.values(), default=0) >= 3
+
+
+def match_best(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
+               ) -> list[tuple[Obligation, list[Unit]]]:
+    """``match_greedy``'s lines, each the most the holding can give once every line
+    before it has the most it can (RULES §2: the follower's cards must contain a structure
+    meeting all the obligations; which pair or triple makes each is the follower's
+    choice): a search over the units each line may take, the first best kept (the
+    strongest first, as the greedy match takes them)."""
+    strength = ctx.strength
+    # every line: (component, tractor, width, the component's length where it starts)
+    lines: list[tuple[int, bool, int, int]] = []
+    for index, unit in enumerate(lead):
+        if unit.width < 2:
+            continue
+        start = unit.length
+        if unit.length >= 2:
+            lines.append((index, True, unit.width, start))
+            start = 0
+        for width in range(unit.width, 1, -1):
+            lines.append((index, False, width, start))
+            start = 0
+    known: dict[tuple[int, int, tuple[tuple[int, int], ...]],
+                tuple[tuple[int, ...], list[list[Unit]]]] = {}
+
+    def best(at: int, need: int, counts: Holding) -> tuple[tuple[int, ...], list[list[Unit]]]:
+        """The amounts of lines ``at`` on, and their units, the best the counts give."""
+        if at == len(lines):
+            return (), []
+        _, tractor, width, start = lines[at]
+        if start:
+            need = start
+        key = (at, need, tuple(sorted(counts.items())))
+        found = known.get(key)
+        if found is not None:
+            return found
+        options: list[tuple[int, list[Unit], Holding]] = []
+        if tractor:
+            _, length = longest_run(counts, ctx, width, cap=need)
+            if length >= 2:
+                for unit in unit_candidates(counts, ctx, width, length):
+                    after = _remove(counts, unit)
+                    assert after is not None
+                    options.append((length, [unit], after))
+        elif need:
+            amount = min(need, sum(count // width for count in counts.values()))
+            if amount:
+                options = list(_groups_taken(counts, width, amount, strength))
+        if not options:
+            options.append((0, [], counts))
+        chosen: tuple[tuple[int, ...], list[list[Unit]]] | None = None
+        for amount, units, after in options:
+            amounts, taken = best(at + 1, need - amount, after)
+            if chosen is None or (amount, *amounts) > chosen[0]:
+                chosen = ((amount, *amounts), [units, *taken])
+        assert chosen is not None
+        known[key] = chosen
+        return chosen
+
+    amounts, taken = best(0, 0, {ident: count for ident, count in holding.items() if count})
+    return [(obligation(index, tractor, width, amount), units)
+            for (index, tractor, width, _), amount, units in zip(lines, amounts, taken,
+                                                                 strict=True)]
+
+
+def _groups_taken(counts: Holding, width: int, amount: int, strength: Sequence[int]
+                  ) -> Iterator[tuple[int, list[Unit], Holding]]:
+    """Every way to take ``amount`` groups of ``width`` identical cards from ``counts``
+    (an ident held twice as often gives two), as (amount, units, the counts left): the
+    strongest cards first, as many of each as it gives first."""
+    idents = sorted((i for i, count in counts.items() if count >= width),
+                    key=lambda i: -strength[i])
+    room = [counts[i] // width for i in idents]
+    after_room = [sum(room[k:]) for k in range(len(idents) + 1)]
+    taking = [0] * len(idents)
+
+    def rec(k: int, left: int) -> Iterator[tuple[int, list[Unit], Holding]]:
+        if not left:
+            units: list[Unit] = []
+            rest = dict(counts)
+            for i, times in zip(idents, taking, strict=True):
+                if times:
+                    units += [n_of_a_kind(width, i, strength[i])] * times
+                    rest[i] -= width * times
+                    if not rest[i]:
+                        del rest[i]
+            yield amount, units, rest
+            return
+        if after_room[k] < left:
+            return
+        for times in range(min(room[k], left), -1, -1):
+            taking[k] = times
+            yield from rec(k + 1, left - times)
+        taking[k] = 0
+
+    yield from rec(0, amount)
+
+
 def follow_amounts(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext) -> list[int]:
     """``follow_value``'s amounts alone, line by line (what a legality test compares)."""
+    if may_fall_short(holding, lead):
+        return [ob.amount for ob in follow_value(holding, lead, ctx)]
     strength = ctx.strength
     by_level: dict[int, int] = {}
     for ident, count in holding.items():
