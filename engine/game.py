@@ -1305,10 +1305,14 @@ def _answer_transfer(state: MatchState, phase: Transferring, action: AnswerTrans
     seat, levels_owed = phase.offers[0]
     levels = list(state.levels)
     if action.accept:  # the teammate goes up, stopping at a must-play rank too
-        levels[target] = climb(state.rules, levels[target], levels_owed,
-                               as_defenders=False).level
+        up = climb(state.rules, levels[target], levels_owed, as_defenders=False)
+        levels[target] = up.level
         events = [event("levels_transferred", seat=seat, target=target, levels=levels_owed,
                         up=True, level=levels[target].label)]
+        if up.won:  # reaching A (``reach_ace``) or passing it (``past_top``) by a gift wins
+            return _end_hand(replace(state, levels=tuple(levels)),
+                             replace(phase.result, winner_team=target), phase.hands_kitty,
+                             phase.ctx, events)
     else:
         events = [event("transfer_refused", seat=target, giver=seat, levels=levels_owed)]
     return _next_offer(replace(state, levels=tuple(levels)), replace(phase, asked=None),

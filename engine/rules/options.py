@@ -156,6 +156,9 @@ class Ruleset:
                                   players=self.players, most=self.players // 2 - 1)
         elif self.friends:
             raise EngineError("bad_option", option="friends", rule="friends_need_called")
+        if self.kitty_taker is KittyTaker.PARTNER_IF_DEALER_DECLARED and \
+                self.teams is not Formation.FIXED:  # (the dealer's partner: a fixed team's)
+            raise EngineError("bad_option", option="kitty_taker", rule="kitty_taker_teams")
         if self.teams is Formation.BID and self.declaration is not DeclarationStyle.NONE:
             raise EngineError("bad_option", option="declaration", rule="bid_declaration")
         wanted = {LevelTable.FIND_FRIENDS: Formation.CALLED, LevelTable.THREE_BID: Formation.BID}
