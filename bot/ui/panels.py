@@ -45,7 +45,7 @@ from bot.ui.decisions import (
     transfer_choices,
     trump_words,
 )
-from bot.ui.render import hand_picture, hand_text, seat_names
+from bot.ui.render import hand_picture, hand_text, plain_names, seat_names
 from engine.actions import Action, AnswerTransfer, Bid, NameTrump, PassBid, Transfer
 from engine.cards import Card, Suit, format_cards, parse_cards
 from engine.errors import EngineError
@@ -421,7 +421,7 @@ class PickMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
         services = services_of(interaction.client)
         try:
             _pool, groups = _current_pool(services, interaction, self.channel_id, self.picking)
-            values = [v for v in self.item.values if v.isdigit()]
+            values = [v for v in self.item.values if v.isdecimal()]
             if self.part == "g":
                 group = int(values[0]) if values else 0
                 picking = replace(self.picking, group=min(group, len(groups) - 1))
@@ -525,6 +525,7 @@ def add_decisions(ui: discord.ui.View, locale: str, table: Table, seat: int,
     state, channel, hand = game.state, table.channel_id, game.hand_number
     phase = state.phase
     names = seat_names(table)
+    plain = plain_names(table)  # (button labels show no markdown)
     waiting = phase_status(locale, public_view(state), names)
     if isinstance(phase, Bidding) and phase.turn == seat:
         add_bids(ui, locale, channel, hand, allowed_bids(state, seat), may_pass(state, seat))
@@ -550,7 +551,7 @@ def add_decisions(ui: discord.ui.View, locale: str, table: Table, seat: int,
                 label = say(locale, "btn_penalty_in_order" if penalty else "btn_transfer_none")
             else:
                 label = say(locale, "btn_transfer_give" if choice.teammate
-                            else "btn_transfer_take", name=names[choice.target])
+                            else "btn_transfer_take", name=plain[choice.target])
             ui.add_item(TransferButton(channel, hand, choice.target, label))
         hint = {None: "hint_transfer", "jack": "hint_penalty", "ace": "hint_penalty_ace"}
         return [say(locale, hint[penalty], levels=levels)]
@@ -689,7 +690,7 @@ class DecisionMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]
         make: Callable[[int], Action]
         if self.kind == "trump":
             make = functools.partial(NameTrump, trump=value)
-        elif value.isdigit():
+        elif value.isdecimal():
             make = functools.partial(Bid, points=int(value))
         else:
             await report_error(interaction, BotError("stale_choice"))
@@ -752,7 +753,7 @@ class CallMenu(GuardedControl, discord.ui.DynamicItem[discord.ui.Select[Any]],
             elif self.part == "c":
                 card = next(c for c in group_cards(draft.group) if str(c) == value)
                 draft = draft.pick(card)
-            elif self.part == "k" and value.isdigit():
+            elif self.part == "k" and value.isdecimal():
                 draft = draft.copy(int(value))
             else:
                 raise StopIteration

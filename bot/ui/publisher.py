@@ -43,8 +43,10 @@ from bot.through_cancel import to_the_end
 from bot.ui.buttons import table_buttons
 from bot.ui.render import (
     person_to_act,
+    plain_names,
     result_picture,
     seat_names,
+    shown_name,
     table_picture,
     table_text,
 )
@@ -204,7 +206,7 @@ class DiscordPublisher:
             elif ev.kind == "match_over":
                 await self._post_match_over(table, ev)
         if after_hand:
-            await self._add_to_result(table, after_hand, names)
+            await self._add_to_result(table, after_hand)
         self.schedule(table)
 
     async def tell_seat(self, table: Table, seat: int, events: Sequence[Event]) -> None:
@@ -457,25 +459,24 @@ class DiscordPublisher:
         text = "\n".join([*result_lines(table.locale, result), f"→ {names[result.next_dealer]}"])
         try:
             message = await channel.send(content=text[:1900],
-                                         files=await self._result_files(table, result, names))
+                                         files=await self._result_files(table, result))
             self._results[table.channel_id] = (message, text)
         except discord.HTTPException as exc:
             self._failed("post the result", table.channel_id, exc)
 
-    async def _result_files(self, table: Table, result: HandResult, names: list[str]
-                            ) -> list[discord.File]:
+    async def _result_files(self, table: Table, result: HandResult) -> list[discord.File]:
         """The result's picture, as the post's file (none where it cannot be drawn: the
         words go out without it)."""
         try:
-            picture = await result_picture(self.pictures, table.locale, result, names,
-                                           table.rules.seating)
+            picture = await result_picture(self.pictures, table.locale, result,
+                                           plain_names(table), table.rules.seating)
         except Exception:
             log.exception("could not draw the result in %s", table.channel_id)
             return []
         return [discord.File(_bytes(picture.png), filename="result.png",
                              description=picture.alt_text[:1024])]
 
-    async def _add_to_result(self, table: Table, lines: list[str], names: list[str]) -> None:
+    async def _add_to_result(self, table: Table, lines: list[str]) -> None:
         """What became of the levels after the hand (the level transfer, a kitty penalty):
         said in the hand's result post, whose picture is drawn again with every level
         after the moves once the last is made; or in a post of its own when that one is
@@ -489,7 +490,7 @@ class DiscordPublisher:
                 text = f"{text}\n{added}"
                 settled = settled_result(table.game.state) if table.game is not None else None
                 files = [] if settled is None else \
-                    await self._result_files(table, settled, names)
+                    await self._result_files(table, settled)
                 edit = channel.get_partial_message(message.id).edit
                 try:
                     await (edit(content=text[:1900], attachments=files) if files
@@ -511,9 +512,9 @@ class DiscordPublisher:
         if seating.individual_levels:
             seat = table.seats[winner] if 0 <= winner < len(table.seats) else None
             text = say(table.locale, "match_over_post_player",
-                       name=seat.name if seat is not None else "?")
+                       name=shown_name(seat.name) if seat is not None else "?")
         else:
-            winners = [s.name for i, s in enumerate(table.seats)
+            winners = [shown_name(s.name) for i, s in enumerate(table.seats)
                        if s is not None and seating.fixed_team(i) == winner]
             text = say(table.locale, "match_over_post", team=winner + 1,
                        names=say(table.locale, "name_separator").join(winners))

@@ -25,6 +25,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import fields
 from typing import Any
 
+import discord
+
 from bot.services import Pictures
 from bot.table_data import Table
 from bot.text.catalogue import say, template
@@ -152,8 +154,22 @@ class ThreadPictures:
         return await asyncio.to_thread(render, *args, **kwargs)
 
 
-def seat_names(table: Table) -> list[str]:
+def plain_names(table: Table) -> list[str]:
+    """Each seat's number and name as the person's display name has it: for pictures,
+    buttons, menus and autocomplete, which show no markdown."""
     return [f"{i + 1}. {s.name}" if s else f"{i + 1}. —" for i, s in enumerate(table.seats)]
+
+
+def seat_names(table: Table) -> list[str]:
+    """``plain_names`` for a message's text (``shown_name``)."""
+    return [shown_name(name) for name in plain_names(table)]
+
+
+def shown_name(name: str) -> str:
+    """A display name in a message's text shown as typed: its markdown (``||``, ``**``,
+    a backtick) escaped, and a mention in it (``<@&id>``, ``@everyone``) broken, so
+    that it neither formats the message nor shows as a mention."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
 def status_line(table: Table, view: SeatView | None = None) -> str:
@@ -165,7 +181,7 @@ def status_line(table: Table, view: SeatView | None = None) -> str:
         seat = table.seats[host] if host is not None else None
         if seat is None:  # (the host left, and nobody is seated to take over)
             return say(locale, "status_lobby")
-        return say(locale, "status_lobby_host", name=seat.name)
+        return say(locale, "status_lobby_host", name=shown_name(seat.name))
     if table.status == "finished" or table.game is None:
         game = table.game
         if game is not None and isinstance(game.phase, MatchOver):
@@ -226,7 +242,7 @@ def table_text(table: Table, recent: Sequence[str], view: SeatView | None = None
     scene = table_scene(table, view) if playing else None
     words = picture_labels(locale)
     for i, seat in enumerate(table.seats):
-        name = seat.name if seat else say(locale, "empty_seat")
+        name = shown_name(seat.name) if seat else say(locale, "empty_seat")
         if seat and seat.is_ai:
             name += f" 🤖 {seat.ai_level}"
         if scene is not None:
@@ -247,7 +263,7 @@ def table_text(table: Table, recent: Sequence[str], view: SeatView | None = None
                          + " · " + points)
         # (the bidding and the calls are in the status line; the hand's bid stays here)
         if scene.bid is not None and not scene.bid.standing:
-            lines.append(bid_text(scene.bid, [info.name for info in scene.seats], words))
+            lines.append(bid_text(scene.bid, seat_names(table), words))
         if view.phase == "deal" and view.standing is not None:
             standing = view.standing
             lines.append(say(locale, "standing_line", text=declaration_text(
@@ -273,7 +289,7 @@ def picture_labels(locale: str | None, counts: Mapping[str, int] | None = None) 
 def table_scene(table: Table, view: SeatView | None = None) -> TableScene:
     """The table as everybody may see it: built from ``public_view`` only (``view``, if
     the caller has it already)."""
-    names = seat_names(table)
+    names = plain_names(table)
     title = say(table.locale, "table_title", preset=table.preset)
     game = table.game
     if game is None:  # the lobby: fixed teams in their colours, else every seat's level

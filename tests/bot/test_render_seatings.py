@@ -6,6 +6,7 @@ nothing that hints at a friend before play reveals it."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -205,3 +206,24 @@ def test_one_public_view_makes_the_same_text_and_picture_as_each_its_own(preset:
         if action is None:
             break
         game.apply(action)
+
+
+def test_a_display_name_is_shown_as_typed_in_text_and_plain_in_pictures() -> None:
+    """Was: a player named ``||Ann`` and one named ``Di||`` hid the seats between them
+    behind a spoiler in the public table message, and ``<@&id>`` in a name showed as a
+    role's badge. In the message's text a name's markdown is escaped; the picture (and
+    its alt text) and the buttons, which show no markdown, keep the name as it is."""
+    game = five_seats(2)
+    table = table_of("find-friends", game)
+    typed = ["||Ann", "**Bo**", "Cy_x", "<@&123456789012345678>", "Di||"]
+    for seat, name in zip(table.seats, typed, strict=True):
+        assert seat is not None
+        seat.name = name
+    text = table_text(table, [])
+    for shown in ("\\|\\|Ann", "\\*\\*Bo\\*\\*", "Cy\\_x", "<@\u200b&123456789012345678>",
+                  "Di\\|\\|"):
+        assert shown in text
+    assert "||" not in text.replace("\\|\\|", "") and "<@&" not in text
+    assert "\\|\\|Ann" in status_line(replace(table, status="lobby", host_id=100))
+    alt = render_table(table_scene(table)).alt_text
+    assert all(f"{k + 1}. {name}" in alt for k, name in enumerate(typed))
