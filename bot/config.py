@@ -54,7 +54,7 @@ class Settings:
         if not token:
             raise ConfigError(TOKEN_HELP)
         guild = os.environ.get("SHENGJI_GUILD_ID", "").strip()
-        if guild and not guild.isdigit():
+        if guild and not guild.isdecimal():
             raise ConfigError(f"SHENGJI_GUILD_ID must be a number (a server id), not {guild!r}")
         numbers = {}
         # (a turn of no time, or a negative pause, would let the computers play for everyone)
@@ -80,7 +80,7 @@ class Settings:
                     raise ConfigError(f"{var} must be {meaning}, not {raw!r}")
                 numbers[name] = number
         seed = os.environ.get("SHENGJI_SEED", "").strip()
-        if seed and not seed.isdigit():
+        if seed and not seed.isdecimal():
             raise ConfigError(f"SHENGJI_SEED must be a whole number, not {seed!r}")
         shard_count, shards = parse_shards(os.environ.get("SHENGJI_SHARD_COUNT", ""),
                                            os.environ.get("SHENGJI_SHARDS", ""))
@@ -101,7 +101,7 @@ def parse_shards(count_text: str, shards_text: str) -> tuple[int | None, tuple[i
             raise ConfigError("SHENGJI_SHARDS needs SHENGJI_SHARD_COUNT (how many shards "
                               "all the bot's processes share)")
         return None, None
-    if not count_text.isdigit() or int(count_text) < 1:
+    if not count_text.isdecimal() or int(count_text) < 1:
         raise ConfigError(f"SHENGJI_SHARD_COUNT must be a whole number from 1, not "
                           f"{count_text!r}")
     count = int(count_text)
@@ -110,7 +110,7 @@ def parse_shards(count_text: str, shards_text: str) -> tuple[int | None, tuple[i
     ids: set[int] = set()
     for part in shards_text.split(","):
         first, dash, last = part.strip().partition("-")
-        if not first.isdigit() or (dash and not last.isdigit()):
+        if not first.isdecimal() or (dash and not last.isdecimal()):
             raise ConfigError(f"SHENGJI_SHARDS is a list of shard numbers and ranges such as "
                               f"0,1 or 2-3, not {shards_text!r}")
         ids.update(range(int(first), int(last if dash else first) + 1))

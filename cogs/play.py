@@ -7,6 +7,7 @@ trump only: it hints nothing about who holds what."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 
 import discord
@@ -21,7 +22,7 @@ from bot.tree import defer_privately, locale_of, mark_stored, reply
 from bot.ui.cards_input import parse_play
 from bot.ui.decisions import keyboard_choices, transfer_choices
 from bot.ui.panels import PANEL_ITEMS, declaration_choices, open_panel, play_choices
-from bot.ui.render import seat_names
+from bot.ui.render import plain_names
 from cogs.group import ShengjiCog, channel_of, subcommand
 from engine.actions import (
     Action,
@@ -32,7 +33,7 @@ from engine.actions import (
     PassBid,
     Transfer,
 )
-from engine.cards import ALL_CARDS, Card, format_cards, parse_card
+from engine.cards import ALL_CARDS, Card, format_cards, parse_card, typed
 from engine.errors import EngineError
 from engine.game import CallingFriends, MatchState
 
@@ -67,7 +68,7 @@ class Play(ShengjiCog):
         if not isinstance(phase, CallingFriends) or phase.dealer != seat:
             return []
         ctx = phase.ctx
-        wanted = current.strip().upper()
+        wanted = typed(current).strip().upper()
         cards = sorted(ALL_CARDS, key=lambda c: (ctx.is_trump(c), -c.rank, c.index))
         return [app_commands.Choice(name=c.pretty, value=str(c)) for c in cards
                 if not wanted or str(c).startswith(wanted) or c.pretty.upper().startswith(wanted)
@@ -79,14 +80,25 @@ class Play(ShengjiCog):
         state, seat = self._state(interaction)
         if state is None:
             return []
+        wanted = typed(current).strip().casefold()
+        labelled = self._labelled_choices(interaction, state, seat)
+        # (pass first: after 25 bids it would not be listed at all)
+        labelled.sort(key=lambda choice: not isinstance(choice[2], PassBid))
+        return [app_commands.Choice(name=label, value=word)
+                for word, label, _ in labelled
+                if word.casefold().startswith(wanted)
+                or any(part.startswith(wanted) for part in [label.casefold(),
+                                                            *label.casefold().split()])
+                ][:MAX_CHOICES]
+
+    def _labelled_choices(self, interaction: discord.Interaction, state: MatchState,
+                          seat: int) -> list[tuple[str, str, Action]]:
+        """The caller's choices now: (what to type, the label the list shows, the action)."""
         locale = locale_of(interaction)
-        names = seat_names(self.services.tables.get(channel_of(interaction)))
-        wanted = current.strip().lower()
+        names = plain_names(self.services.tables.get(channel_of(interaction)))
         teammates = {c.target: c.teammate for c in transfer_choices(state, seat)}
-        return [app_commands.Choice(name=choice_label(locale, action, names, teammates),
-                                    value=word)
-                for word, action in keyboard_choices(state, seat)
-                if word.lower().startswith(wanted)][:MAX_CHOICES]
+        return [(word, choice_label(locale, action, names, teammates), action)
+                for word, action in keyboard_choices(state, seat)]
 
     # -- commands -----------------------------------------------------------------------------
 
@@ -130,11 +142,18 @@ class Play(ShengjiCog):
     @app_commands.autocomplete(option=choose_options)
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
         state, seat = self._state(interaction)
-        choices = {word.lower(): action for word, action in keyboard_choices(state, seat)
-                   } if state is not None else {}
+        choices: dict[str, Action] = {}
+        # what to type, or the label shown (typed out, or picked in a language whose
+        # label differs): a label that two choices share names neither
+        labelled = self._labelled_choices(interaction, state, seat) if state else []
+        shown = Counter(label.casefold() for _, label, _ in labelled)
+        for word, label, choice in labelled:
+            choices[word.casefold()] = choice
+            if shown[label.casefold()] == 1:
+                choices.setdefault(label.casefold(), choice)
         if not choices:
             raise BotError("nothing_to_choose")
-        action = choices.get(option.strip().lower())
+        action = choices.get(typed(option).strip().casefold())
         if action is None:
             raise BotError("bad_choice")
         await self._decide(interaction, lambda seat: action)
@@ -197,14 +216,15 @@ class Play(ShengjiCog):
             options = source(self.services, channel_of(interaction), interaction.user.id)
         except BotError:
             return []
-        wanted = current.strip().upper().replace(",", " ")
+        wanted = typed(current).strip().upper().replace(",", " ")
         out = []
         for cards in options:
             value = format_cards(cards)
-            if wanted and not value.upper().startswith(wanted):
+            shown = " ".join(c.pretty for c in cards)
+            if wanted and not (value.upper().startswith(wanted)
+                               or shown.upper().startswith(wanted)):
                 continue
-            out.append(app_commands.Choice(name=" ".join(c.pretty for c in cards)[:100],
-                                           value=value[:100]))
+            out.append(app_commands.Choice(name=shown[:100], value=value[:100]))
             if len(out) == MAX_CHOICES:
                 break
         return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from collections.abc import Iterable
 from operator import attrgetter
 from typing import ClassVar
@@ -182,9 +183,20 @@ _JOKERS = {"BJ": BIG_JOKER, "SJ": SMALL_JOKER}
 _TOKEN_SPLIT = re.compile(r"[\s,，、]+")
 
 
+def typed(text: str) -> str:
+    """``text`` as a keyboard may have typed it, made plain: full-width letters and
+    digits (Chinese keyboards) as ASCII, and no emoji variation selectors (a phone's
+    emoji keyboard types ``♠️``: ``♠`` and U+FE0F)."""
+    return unicodedata.normalize("NFKC", text).translate(_NO_VARIATION)
+
+
+_NO_VARIATION = dict.fromkeys((0xFE0E, 0xFE0F))
+
+
 def parse_card(token: str) -> Card:
-    """One card: ``10H``, ``TH``, ``AS``, ``♠A``, ``A♠``, ``BJ``, ``SJ`` (any case)."""
-    text = token.strip().upper()
+    """One card: ``10H``, ``TH``, ``AS``, ``♠A``, ``A♠``, ``BJ``, ``SJ`` (any case; as
+    ``typed`` reads it)."""
+    text = typed(token).strip().upper()
     if text in _JOKERS:
         return _JOKERS[text]
     if not text:
@@ -203,7 +215,7 @@ def parse_card(token: str) -> Card:
 
 def parse_cards(text: str) -> list[Card]:
     """Cards separated by spaces or commas, in the order written. ``""`` is no cards."""
-    return [parse_card(token) for token in _TOKEN_SPLIT.split(text.strip()) if token]
+    return [parse_card(token) for token in _TOKEN_SPLIT.split(typed(text).strip()) if token]
 
 
 def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:

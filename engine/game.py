@@ -1354,6 +1354,10 @@ def remove_cards(hand: Sequence[Card], cards: Sequence[Card], where: Where = "ha
             out.remove(card)
     except ValueError:
         missing = Counter(cards) - Counter(hand)
+        if where == "hand" and all(card in hand for card in missing):
+            # every card missing is held, only not as often as named (a card typed twice)
+            raise EngineError("not_in_hand", cards=tuple(missing.elements()), where=where,
+                              rule="fewer") from None
         raise EngineError("not_in_hand", cards=tuple(missing.elements()), where=where) from None
     return tuple(out)
 

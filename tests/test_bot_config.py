@@ -33,9 +33,10 @@ def test_settings_from_environment_and_env_file(tmp_path: Path,
     settings = Settings.from_env(str(env_file))
     assert settings.token == "abc" and settings.guild_id == 42
     assert settings.database == "shengji.sqlite3"
-    monkeypatch.setenv("SHENGJI_GUILD_ID", "not-a-number")
-    with pytest.raises(ConfigError, match="must be a number"):
-        Settings.from_env(None)
+    for wrong in ("not-a-number", "²"):  # (² is a digit to isdigit(), none to int())
+        monkeypatch.setenv("SHENGJI_GUILD_ID", wrong)
+        with pytest.raises(ConfigError, match="must be a number"):
+            Settings.from_env(None)
 
 
 @pytest.mark.parametrize(("variable", "value", "meaning"), [

@@ -29,8 +29,10 @@ def test_shards_are_a_list_of_numbers_and_ranges(count: str, shards: str,
     ("4", "a,b", "such as 0,1 or 2-3"),
     ("4", "1-", "such as 0,1 or 2-3"),
     ("4", "3-1", "from 0 to 3"),
+    ("²", "", "whole number from 1"),  # (a digit to isdigit(), none to int(): was a traceback)
+    ("4", "0-1²", "such as 0,1 or 2-3"),
 ], ids=["shards-without-count", "zero", "not-a-number", "past-the-count", "range-past-count",
-        "letters", "open-range", "backwards-range"])
+        "letters", "open-range", "backwards-range", "superscript-count", "superscript-shard"])
 def test_nonsense_shard_settings_say_what_is_wrong(count: str, shards: str,
                                                    message: str) -> None:
     with pytest.raises(ConfigError, match=message):

@@ -4,12 +4,14 @@ computer players may sit at ranked tables), stored as JSON in ``guild_settings``
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.errors import BotError
 from bot.store import CorruptRow, Store
 from bot.table_data import TableSettings, check_hosted, fitting_decks
+from engine.cards import typed
 from engine.errors import EngineError
 from engine.rules import PRESETS, ruleset
 
@@ -17,20 +19,31 @@ log = logging.getLogger(__name__)
 
 
 def parse_option_text(text: str | None) -> dict[str, str]:
-    """``decks=3, level_ranks=K,A`` → {"decks": "3", "level_ranks": "K,A"}: pairs are
-    separated by spaces (a trailing comma is allowed), and a value may hold commas."""
+    """``decks=3, level_ranks=K,A`` → {"decks": "3", "level_ranks": "K,A"}: each value
+    runs to the next ``name=`` (so it may hold commas and spaces: ``level_ranks=K, A``,
+    ``must_play=J A``), a comma between pairs is allowed, spaces around ``=`` too; a name
+    is taken in any case, with ``-`` for ``_`` (``Throw-Penalty=10``), as a keyboard types
+    it (full-width letters and ``＝`` from a Chinese one)."""
+    text = typed(text or "").strip()
     out: dict[str, str] = {}
-    for part in (text or "").split():
-        part = part.strip(",")
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key or not value:
-            raise BotError("options_syntax", part=part)
-        if key.strip().lower() == "preset":
+    names = list(_NAME.finditer(text))
+    before = text[:names[0].start()] if names else text
+    if before.strip(" ,"):  # (words before the first name=: no name of theirs)
+        raise BotError("options_syntax", part=before.strip(" ,").split()[0])
+    for found, after in zip(names, [*names[1:], None], strict=False):
+        value = text[found.end():after.start() if after else len(text)].strip().strip(",")
+        if not value.strip():
+            raise BotError("options_syntax", part=found.group(0).strip())
+        key = found.group(1).lower().replace("-", "_")
+        if key == "preset":
             raise BotError("options_preset")
-        out[key] = value
+        out[key] = value.strip()
     return out
+
+
+#: A ``name=`` in the options typed (a name is anything up to the ``=`` but spaces and
+#: commas).
+_NAME = re.compile(r"([^\s=,]+)\s*=\s*")
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ def _owner_is_gone(owner: str) -> bool:
     """A lease's owner (``host:pid:token``) is a process of this machine that has ended."""
     host, _, rest = owner.partition(":")
     pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
+    if host != socket.gethostname() or not pid.isdecimal():
         return False
     try:
         os.kill(int(pid), 0)

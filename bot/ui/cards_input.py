@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 
 from bot.errors import BotError
-from engine.cards import Card, parse_cards
+from engine.cards import Card, parse_cards, typed
 from engine.errors import EngineError
 from engine.views import SeatView
 from images import display_order
 
-_NUMBERS = re.compile(r"^[\d\s,，]+$")
+_NUMBERS = re.compile(r"^[\d\s,，、]+$")
+_NUMBER_SPLIT = re.compile(r"[\s,，、]+")
 
 
 def hand_order(view: SeatView) -> list[Card]:
@@ -21,12 +22,14 @@ def hand_order(view: SeatView) -> list[Card]:
 
 def parse_play(text: str, view: SeatView) -> list[Card]:
     """Cards typed as ``AS AS KS``, ``♠A ♠A ♠K`` or the numbers under the hand picture."""
-    text = text.strip()
+    text = typed(text).strip()
     if not text:
         raise BotError("cards_none")
     if _NUMBERS.match(text):
         order = hand_order(view)
-        parts = [n for n in re.split(r"[\s,，]+", text) if n]
+        if not order:  # (not "numbered 1 to 0")
+            raise BotError("cards_no_hand")
+        parts = [n for n in _NUMBER_SPLIT.split(text) if n]
         if any(len(n) > 4 for n in parts):  # (and no int() of thousands of digits)
             raise BotError("cards_numbered", count=len(order))
         numbers = [int(n) for n in parts]

@@ -65,14 +65,20 @@ _CLASSIC_LEVELS = tuple(r for r in Rank if not r.is_joker)  # 2 .. A
 _CHANGZHU_LEVELS = (Rank.ACE, *(r for r in Rank if Rank.TWO <= r <= Rank.KING))
 
 
+#: A list option typed empty: ``none``, or the dash ``/shengji rules`` shows for it.
+_NO_RANKS = ("none", "-", "—", "–")
+
+
 def _rank_tuple(value: Any, name: str) -> tuple[Rank, ...]:
+    shown = str(value)  # (as typed, in a refusal: not as the list it was split into)
     if isinstance(value, str):
+        if value.strip().lower() in _NO_RANKS:
+            return ()
         value = [v for v in value.replace(",", " ").split() if v]
     try:
         return tuple(v if isinstance(v, Rank) else Rank.parse(str(v)) for v in value)
     except (TypeError, EngineError):
-        raise EngineError("bad_option", option=name, rule="bad_value",
-                          value=str(value)) from None
+        raise EngineError("bad_option", option=name, rule="bad_value", value=shown) from None
 
 
 @dataclass(frozen=True)
@@ -274,9 +280,10 @@ def _convert(name: str, value: Any, current: Any) -> Any:
         if isinstance(current, bool):
             if isinstance(value, str):
                 lowered = value.strip().lower()
-                if lowered in ("true", "yes", "on", "1"):
+                # (是/否: how ``/shengji rules`` shows a yes or no in Chinese)
+                if lowered in ("true", "yes", "on", "1", "是"):
                     return True
-                if lowered in ("false", "no", "off", "0"):
+                if lowered in ("false", "no", "off", "0", "否"):
                     return False
                 raise ValueError(value)
             if not isinstance(value, bool):

@@ -203,6 +203,12 @@ async def test_the_dealer_calls_a_friend_from_menus_and_the_table_sees_the_revea
                 choices = await fake.autocomplete(user, world.channel, "shengji", "play",
                                                   focused="cards", value="")
                 cards = next(c["value"] for c in choices if str(ace) not in c["value"])
+                # as shown (♦A …), typed with a phone's emoji keyboard (♦ and U+FE0F)
+                shown = next(c["name"] for c in choices if c["value"] == cards)
+                again = await fake.autocomplete(user, world.channel, "shengji", "play",
+                                                focused="cards",
+                                                value=shown[0] + "\ufe0f" + shown[1:])
+                assert cards in [c["value"] for c in again]
             played = await fake.slash(user, world.channel, "shengji", "play", cards=cards)
             await answered(played)
             assert say("en", "done") in (played.message.content or ""), played.message.content
@@ -264,7 +270,8 @@ async def test_a_keyboard_player_bids_passes_and_names_the_trump(tmp_path: Path)
         await _panel_with(world, alice, "sj:bid:")
         choices = await fake.autocomplete(alice, world.channel, "shengji", "choose",
                                           focused="option", value="")
-        assert [c["value"] for c in choices][:3] == ["150", "145", "140"]
+        # pass first (after 25 bids it would not be listed), then the bids, highest first
+        assert [c["value"] for c in choices][:3] == ["pass", "150", "145"]
         assert await fake.autocomplete(bob, world.channel, "shengji", "choose",
                                        focused="option", value="") == []  # not his turn
         typed = await fake.autocomplete(alice, world.channel, "shengji", "choose",
@@ -278,7 +285,7 @@ async def test_a_keyboard_player_bids_passes_and_names_the_trump(tmp_path: Path)
         await answered(refused)
         assert say("en", "nothing_to_choose") in (refused.message.content or "")
         assert not _stored(world, "Bid") and not _stored(world, "PassBid")  # nothing changed
-        for user, option in ((alice, "150"), (bob, "pass"), (carol, "pass")):
+        for user, option in ((alice, "150"), (bob, "pass"), (carol, "Pass")):  # (its label)
             ix = await fake.slash(user, world.channel, "shengji", "choose", option=option)
             await answered(ix)
             assert say("en", "done") in (ix.message.content or ""), ix.message.content
@@ -292,7 +299,11 @@ async def test_a_keyboard_player_bids_passes_and_names_the_trump(tmp_path: Path)
         typed = await fake.autocomplete(alice, world.channel, "shengji", "choose",
                                         focused="option", value="d")
         assert [(c["name"], c["value"]) for c in typed] == [("♦", "D")]
-        named = await fake.slash(alice, world.channel, "shengji", "choose", option="d")
+        typed = await fake.autocomplete(alice, world.channel, "shengji", "choose",
+                                        focused="option", value="trump")
+        assert [(c["name"], c["value"]) for c in typed] == [("no trump", "none")]
+        # the label shown, as a phone's emoji keyboard types it (♦ and U+FE0F)
+        named = await fake.slash(alice, world.channel, "shengji", "choose", option="♦\ufe0f")
         await answered(named)
         assert _stored(world, "NameTrump") == [{"type": "NameTrump", "seat": 0, "trump": "D"}]
         await _table_says(world, say("en", "ev_trump", trump="♦", level="2"))

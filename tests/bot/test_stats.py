@@ -360,9 +360,24 @@ async def test_leaderboard_pages_of_ten_with_buttons_that_carry_only_ids(
     ("level_ranks=K,A finish=reach_ace", {"level_ranks": "K,A", "finish": "reach_ace"}),
     ("decks=3, throw_penalty=10", {"decks": "3", "throw_penalty": "10"}),
     ("", {}),
-], ids=["comma-inside-a-value", "comma-between-pairs", "empty"])
+    # spelled as people type them (was: each refused as "write options as name=value")
+    ("Decks=3 throw-penalty=10", {"decks": "3", "throw_penalty": "10"}),
+    ("decks = 3, players =6", {"decks": "3", "players": "6"}),
+    ("level_ranks=K, A must_play=J A", {"level_ranks": "K, A", "must_play": "J A"}),
+    ("ｄｅｃｋｓ＝３", {"decks": "3"}),
+], ids=["comma-inside-a-value", "comma-between-pairs", "empty", "case-and-hyphen",
+        "spaces-around-equals", "spaces-inside-a-value", "full-width"])
 def test_option_text_keeps_commas_inside_values(text: str, parsed: dict[str, str]) -> None:
     assert parse_option_text(text) == parsed
+
+
+@pytest.mark.parametrize("text, part", [
+    ("foo", "foo"), ("decks=", "decks="), ("=3", "=3"), ("decks 3", "decks"),
+    ("x decks=3", "x"), ("decks=3 players=", "players=")])
+def test_option_text_without_a_name_or_a_value_says_which_part(text: str, part: str) -> None:
+    with pytest.raises(BotError) as refused:
+        parse_option_text(text)
+    assert (refused.value.key, refused.value.params) == ("options_syntax", {"part": part})
 
 
 async def test_server_defaults_apply_to_new_tables_of_the_default_preset(

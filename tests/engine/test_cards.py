@@ -41,6 +41,21 @@ def test_cards_separated_by_spaces_and_commas() -> None:
     assert format_cards(parse_cards("AS, AS KS,10h")) == "AS AS KS 10H"
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [("♠\ufe0fA A♥\ufe0f", "AS AH"),  # a phone's emoji keyboard: ♠️ is ♠ and U+FE0F
+     ("♦\ufe0eK ♦\ufe0fK", "KD KD"),
+     ("ＡＳ　１０Ｈ，ｋｓ", "AS 10H KS"),  # full-width, as a Chinese keyboard types them
+     ("ＢＪ ｓｊ", "BJ SJ")],
+    ids=["emoji", "text-style", "full-width", "full-width-jokers"],
+)
+def test_cards_as_phone_and_chinese_keyboards_type_them(text: str, expected: str) -> None:
+    """Was: ``♠️A`` was "not a card" (its invisible variation selector), and so was
+    ``ＡＳ``, though the refusal suggested what the player had typed."""
+    assert format_cards(parse_cards(text)) == expected
+    assert str(parse_card(text.split()[0])) == expected.split()[0]
+
+
 def test_a_deck_has_100_points_and_54_cards() -> None:
     assert len(deck(1)) == 54 and points(deck(1)) == 100
     assert points(deck(3)) == 300

@@ -158,3 +158,19 @@ def test_any_ruleset_the_options_give_plays_its_hands(preset: str, options: dict
         if isinstance(game.phase, MatchOver):
             break
         game.apply(NextHand())
+
+
+@pytest.mark.parametrize("empty", ["none", "None", "-", "—"])
+def test_a_list_option_is_emptied_by_none_or_the_dash_the_rules_show(empty: str) -> None:
+    """Was: find-friends' must-play J and A could not be turned off (every spelling of an
+    empty list was refused, the refusal showing a Python list)."""
+    assert ruleset("find-friends", must_play=empty).must_play == ()
+    assert ruleset("changzhu", permanent_trumps=empty).permanent_trumps == ()
+    with pytest.raises(EngineError) as refused:
+        ruleset("classic", must_play="X, Y")
+    assert refused.value.params["value"] == "X, Y"
+
+
+def test_a_yes_or_no_is_taken_as_the_chinese_rules_show_it() -> None:
+    assert ruleset("classic", reinforce="否").reinforce is False
+    assert ruleset("classic", level_transfer="是").level_transfer is True

@@ -73,6 +73,18 @@ def test_refused_action_leaves_the_state_equal_and_identical(
     assert game.log == [], "a refused action is not logged"
 
 
+def test_a_card_named_more_often_than_held_is_told_apart_from_one_not_held() -> None:
+    """Was: ``4S 4S`` from a hand holding one 4S was refused as "you do not hold ♠4"."""
+    state = _mid_trick()
+    with pytest.raises(EngineError) as twice:
+        apply(state, Play(1, _cards("4S 4S")))
+    assert twice.value.params == {"cards": tuple(_cards("4S")), "where": "hand",
+                                  "rule": "fewer"}
+    with pytest.raises(EngineError) as absent:
+        apply(state, Play(1, _cards("4S 9S")))
+    assert absent.value.params == {"cards": tuple(_cards("9S")), "where": "hand"}
+
+
 def test_an_accepted_action_is_a_new_state_and_the_old_one_stays() -> None:
     state = _mid_trick()
     snapshot = copy.deepcopy(state)
