@@ -96,12 +96,19 @@ def runs(holding: Holding, ctx: TrumpContext, width: int) -> list[tuple[int, int
     return out
 
 
-def _take_run(holding: Holding, ctx: TrumpContext, width: int, top: int, length: int) -> Unit:
-    """Remove one ident per strength from ``top`` down (the most plentiful first)."""
+def _take_run(holding: Holding, ctx: TrumpContext, width: int, top: int, length: int,
+              *, fewest: bool = False) -> Unit:
+    """Remove one ident per strength from ``top`` down: of equal cards of several suits
+    (off-suit level cards), the most plentiful (the lowest ident on a tie: a follow's
+    choice), or with ``fewest`` the one held fewest times, so that a wider n-of-a-kind
+    of the others stays whole (a throw's decomposition, RULES §4: the tractors, then the
+    widest n-of-a-kind: ``2S 2S 2C 2C 2C 2H 2H`` at level 2, trump ♥, is the tractor
+    ``2S 2S 2H 2H`` and the triple ``2C 2C 2C``, not a pair and a single)."""
     by_strength = _by_strength(holding, ctx, width)
     idents = []
     for s in range(top, top - length, -1):
-        ident = max(by_strength[s], key=lambda i: (holding[i], -i))
+        ident = min(by_strength[s], key=lambda i: (holding[i], i)) if fewest else \
+            max(by_strength[s], key=lambda i: (holding[i], -i))
         holding[ident] -= width
         if not holding[ident]:
             del holding[ident]
@@ -252,7 +259,7 @@ def decompose_greedy(holding: Holding, ctx: TrumpContext, max_width: int) -> lis
                 best = (width * length, width, top, length)
         if not best[0]:
             break
-        units.append(_take_run(holding, ctx, best[1], best[2], best[3]))
+        units.append(_take_run(holding, ctx, best[1], best[2], best[3], fewest=True))
     # n-of-a-kind, widest first, then singles: ``_take_run`` of length 1 made here on a
     # table of each strength's idents, not on the holding re-sorted for every kind
     idents = sorted(holding, key=lambda i: -strength[i])  # (what is left keeps this order)

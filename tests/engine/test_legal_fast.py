@@ -387,7 +387,8 @@ def test_decompose_agrees_with_the_greedy(case: tuple[list[Card], TrumpContext, 
 def reference_decompose_greedy(holding: dict[int, int], ctx: TrumpContext, max_width: int
                                ) -> list[Unit]:
     """``decompose_greedy`` as it was first written: every n-of-a-kind and single taken
-    by ``_take_run`` on the holding as it stands."""
+    by ``_take_run`` on the holding as it stands (a tractor's equal cards: those held
+    fewest times)."""
     holding = dict(holding)
     units: list[Unit] = []
     while True:
@@ -398,7 +399,7 @@ def reference_decompose_greedy(holding: dict[int, int], ctx: TrumpContext, max_w
                 best = (width * length, width, top, length)
         if not best[0]:
             break
-        units.append(_take_run(holding, ctx, best[1], best[2], best[3]))
+        units.append(_take_run(holding, ctx, best[1], best[2], best[3], fewest=True))
     for width in range(max_width, 1, -1):
         for ident in sorted(holding, key=lambda i: -ctx.strength[i]):
             while holding.get(ident, 0) >= width:
@@ -419,6 +420,16 @@ def test_the_greedy_decompose_is_the_reference(case: tuple[list[Card], TrumpCont
     cards, ctx, width = case
     holding = holding_of(cards, ctx)
     assert decompose_greedy(holding, ctx, width) == reference_decompose_greedy(holding, ctx, width)
+
+
+def test_a_tractor_of_equal_level_cards_takes_those_that_leave_the_widest_kinds() -> None:
+    """Was: the tractor took the level cards held most, ``2C 2C`` out of three, which
+    left ``2S 2S`` and a single ``2C``: a throw of a tractor and a triple was read as a
+    tractor, a pair and a single, and failed on any higher single."""
+    ctx = trump_context(Rank.TWO, Suit.HEARTS)
+    units = decompose(parse_cards("2S 2S 2C 2C 2C 2H 2H"), ctx, 3)
+    assert [(u.width, u.length) for u in units] == [(2, 2), (3, 1)]
+    assert units[1].idents == (ctx.ident[parse_card("2C").index],)
 
 
 @given(suit_cards())
