@@ -104,8 +104,9 @@ class Lobby(ShengjiCog):
                      level: str = "easy") -> None:
         got = await self.services.tables.add_ai(channel_of(interaction), interaction.user.id,
                                                 None if seat is None else seat - 1, level)
-        await reply(interaction, say(locale_of(interaction), "ai_added", seat=got + 1,
-                                     level=level))
+        locale = locale_of(interaction)
+        await reply(interaction, say(locale, "ai_added", seat=got + 1,
+                                     level=say(locale, f"ai_level_{level}")))
 
     @subcommand("removebot", "Free a computer player's seat")
     @app_commands.describe(seat="The computer player's seat number")

@@ -59,7 +59,8 @@ class TableButton(GuardedControl, discord.ui.DynamicItem[discord.ui.Button[Any]]
                 await reply(interaction, say(locale, "left"))
             elif self.action == "addai":
                 seat = await tables.add_ai(self.channel_id, user.id)
-                await reply(interaction, say(locale, "ai_added", seat=seat + 1, level="easy"))
+                await reply(interaction, say(locale, "ai_added", seat=seat + 1,
+                                             level=say(locale, "ai_level_easy")))
             elif self.action == "back":
                 was_away = await tables.back(self.channel_id, user.id)
                 await reply(interaction, say(locale, "back" if was_away else "not_away"))

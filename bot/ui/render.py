@@ -29,7 +29,7 @@ import discord
 
 from bot.services import Pictures
 from bot.table_data import Table
-from bot.text.catalogue import say, template
+from bot.text.catalogue import has, say, template
 from bot.text.events import (
     declaration_text,
     match_over_status,
@@ -244,7 +244,8 @@ def table_text(table: Table, recent: Sequence[str], view: SeatView | None = None
     for i, seat in enumerate(table.seats):
         name = shown_name(seat.name) if seat else say(locale, "empty_seat")
         if seat and seat.is_ai:
-            name += f" 🤖 {seat.ai_level}"
+            level = f"ai_level_{seat.ai_level}"
+            name += f" 🤖 {say(locale, level) if has(level) else seat.ai_level}"
         if scene is not None:
             name += "".join(f" · {note}" for note in seat_roles(scene.seats[i], words))
         lines.append(say(locale, "lobby_line", seat=i + 1, name=name))

@@ -13,6 +13,7 @@ from typing import get_args
 import pytest
 from babel.messages.catalog import Message
 
+from bot.table_data import AI_LEVELS
 from bot.text import catalogue
 from bot.text.catalogue import LANGUAGES, SOURCE, has, language, read_catalogue, say
 from bot.text.events import engine_reason, reason_key, result_lines, rules_text
@@ -278,6 +279,23 @@ def test_the_rules_of_a_preset_are_named_in_chinese(locale: str) -> None:
     text = rules_text(locale, "changzhu", ruleset("changzhu").describe())
     assert "`permanent_trumps` 常主 = 2, 3, 5" in text
     assert "= 否" in text and "False" not in text
+
+
+@pytest.mark.parametrize("preset", ["find-friends", "three-bid", "classic"])
+def test_every_option_the_rules_list_has_a_name_in_every_language(preset: str) -> None:
+    """Was: seven options (the ones of find-friends and three-bid among them) were listed
+    by ``/shengji rules`` with no name."""
+    options = [option for option, _ in ruleset(preset).describe() if option != "preset"]
+    assert [o for o in options if not has(f"rule_{o}")] == []  # (translated: a test above)
+    assert "`teams` 分队方式 = called" in rules_text("zh-CN", preset, ruleset(
+        "find-friends").describe())
+
+
+def test_every_computer_level_has_a_name_in_every_language() -> None:
+    """Was: a Chinese table showed "电脑玩家（hard）"."""
+    assert all(has(f"ai_level_{level}") for level in AI_LEVELS)
+    assert say("zh-CN", "ai_added", seat=2, level=say("zh-CN", "ai_level_hard")) == \
+        "电脑玩家（困难）坐在 2 号座位。"
 
 
 def _keys_in_code() -> set[str]:
