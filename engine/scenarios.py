@@ -28,7 +28,7 @@ from engine.actions import (
     ReturnCards,
     Transfer,
 )
-from engine.cards import Rank, Suit, parse_card, parse_cards
+from engine.cards import Rank, Suit, parse_card, parse_cards, typed
 from engine.errors import EngineError
 from engine.game import Burying, Game, HandOver, MatchOver, Playing, Transferring
 from engine.order import Colour
@@ -47,12 +47,12 @@ class Outcome:
 
 
 #: A suit also written as its symbol, as the cards may be (RULES' card notation).
-_SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+_SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♤": "s", "♡": "h", "♢": "d", "♧": "c"}
 
 
 def _trump_text(text: str) -> str:
-    """A trump as written ("H", "♥", "none", "red"), in the one form compared: "h"."""
-    t = text.strip().lower()
+    """A trump as written ("H", "♥", "♥️", "none", "red"), in the one form compared: "h"."""
+    t = typed(text).strip().lower()
     return _SUIT_SYMBOLS.get(t, t)
 
 
@@ -104,12 +104,16 @@ def build(data: dict[str, Any]) -> Game:
         bid=int(pos["bid"]) if "bid" in pos else None, **common)
 
 
-def _action(step: dict[str, Any]) -> Any:
+def _action(step: dict[str, Any], game: Game) -> Any:
     if step.get("end_deal"):
         return EndDeal()
     if step.get("next_hand"):
         return NextHand()
-    seat = int(step["seat"])
+    pending = getattr(game.phase, "pending_return", None)
+    if "seat" not in step and "return" in step and pending is not None:
+        seat = pending[0]  # (only the sticker returns cards: the seat goes without saying)
+    else:
+        seat = int(step["seat"])
     for key, cls in (("play", Play), ("declare", Declare), ("return", ReturnCards),
                      ("bury", Bury)):
         if key in step:
@@ -141,7 +145,7 @@ def run_steps(game: Game, steps: list[dict[str, Any]]) -> None:
     for number, step in enumerate(steps, 1):
         where = f"step {number}"
         expect = step.get("expect", "ok")
-        action = _action(step)
+        action = _action(step, game)
         before = game.fingerprint()
         try:
             events = game.apply(action)
@@ -151,6 +155,7 @@ def run_steps(game: Game, steps: list[dict[str, Any]]) -> None:
                                       f"expected {expect}") from None
             if game.fingerprint() != before:
                 raise ScenarioFailure(f"{where}: refused but the state changed") from None
+            _check(game, step, [], where)  # (checks are tested after any step)
             continue
         if expect == "illegal":
             raise ScenarioFailure(f"{where}: {action} was accepted, expected illegal")
@@ -199,10 +204,12 @@ def _check(game: Game, step: dict[str, Any], events: list[Event], where: str) ->
                    (change["side"], int(change.get("levels", 0))))
         if "next_dealer" in step:
             differ("next dealer", result.next_dealer, step["next_dealer"])
-        if "next_levels" in step:
+        if "next_levels" in step:  # (either team may go unnamed, as in ``levels``)
             want = step["next_levels"]
-            differ("next levels", tuple(r.label for r in result.new_levels),
-                   (str(want["defenders"]), str(want["attackers"])))
+            teams = [team for team in ("defenders", "attackers") if team in want]
+            got = dict(zip(("defenders", "attackers"), result.new_levels, strict=True))
+            differ("next levels", {team: got[team].label for team in teams},
+                   {team: Rank.parse(str(want[team])).label for team in teams})
         if "seat_levels" in step:
             differ("seat levels", [game.state.level_of(s).label for s in range(game.players)],
                    [str(r) for r in step["seat_levels"]])
@@ -234,14 +241,17 @@ def _check(game: Game, step: dict[str, Any], events: list[Event], where: str) ->
             turn = phase.offers[0][0] if phase.asked is None else phase.asked
         differ("turn", turn, step["turn"])
     standing = getattr(phase, "standing", None)
+    if not hasattr(standing, "seat"):  # (three-bid's standing is a bid: no declaration)
+        standing = None
     if "trump" in step:
         got_trump = ("none" if standing.trump is None else standing.trump.value) if standing \
             else None
         if isinstance(phase, (Burying, Playing)) and game.state.trump_known_by():
             got_trump = "none" if phase.ctx.trump is None else phase.ctx.trump.value
         differ("trump", str(got_trump).lower(), _trump_text(str(step["trump"])))
-    if "declarer" in step:
-        differ("declarer", standing.seat if standing else None, step["declarer"])
+    if "declarer" in step:  # (once the deal is over, the phase names its declarer)
+        differ("declarer", standing.seat if standing else getattr(phase, "declarer", None),
+               step["declarer"])
     if "trump_known_by" in step:
         differ("seats knowing the trump", sorted(game.trump_known_by()),
                sorted(step["trump_known_by"]))
@@ -264,6 +274,8 @@ def run_file(path: Path) -> Outcome:
         return Outcome(name, False, f"could not set up: {exc.message}")
     except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError, TypeError) as exc:
         return Outcome(name, False, f"could not read: {type(exc).__name__}: {exc}")
+    except Exception as exc:  # (one file that breaks the runner fails alone, not the run)
+        return Outcome(name, False, f"could not run: {type(exc).__name__}: {exc}")
     return Outcome(name, True)
 
 

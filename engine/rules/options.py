@@ -286,6 +286,8 @@ def _convert(name: str, value: Any, current: Any) -> Any:
                 if lowered in ("false", "no", "off", "0", "否"):
                     return False
                 raise ValueError(value)
+            if isinstance(value, int) and value in (0, 1):  # (``1`` in a TOML file)
+                return bool(value)
             if not isinstance(value, bool):
                 raise ValueError(value)
             return value

@@ -13,7 +13,10 @@ from engine.scenarios import main, run_file, scenario_files
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "scenarios"
 OWN = ROOT / "tests" / "scenarios"
-SHARED_FOLDERS = ["classic", "variants", "changzhu"]
+#: The shared suite's folders: the three it has always had, and any other it holds now
+#: (a new game's cases may come in a folder of their own).
+SHARED_FOLDERS = sorted({"classic", "variants", "changzhu"} | (
+    {d.name for d in SHARED.iterdir() if d.is_dir()} if SHARED.is_dir() else set()))
 
 
 def _files(folder: Path) -> list[Path]:
@@ -32,6 +35,13 @@ def test_shared_suite(folder: str) -> None:
     outcomes = [run_file(f) for f in _files(path)]
     assert outcomes, f"no scenario files in {path}"
     failures = [f"{o.name}: {o.detail}" for o in outcomes if not o.ok]
+    assert not failures, "\n".join(failures)
+
+
+def test_shared_suite_files_outside_a_folder() -> None:
+    """Scenario files at the top of the shared suite, beside its folders."""
+    top = sorted(SHARED.glob("*.toml")) if SHARED.is_dir() else []
+    failures = [f"{o.name}: {o.detail}" for o in map(run_file, top) if not o.ok]
     assert not failures, "\n".join(failures)
 
 
@@ -119,3 +129,106 @@ def test_a_team_the_levels_do_not_name_plays_the_hand_s_level(tmp_path: Path) ->
     assert run_file(path).ok, run_file(path).detail
     path.write_text(_trick(1, second="3H", levels='levels = { attackers = "X" }'))
     assert not run_file(path).ok
+
+
+_DEAL = '''
+title = "a joker pair declared during the deal stands"
+preset = "classic"
+[position]
+phase = "deal"
+first_hand = true
+level = "2"
+hands = ["2H 5C", "2S 9D", "SJ SJ 3C", "4D"]
+[[step]]
+seat = 0
+declare = "2H"
+[[step]]
+seat = 1
+declare = "2S"
+expect = "illegal"
+trump = "{trump}"
+declarer = {declarer}
+[[step]]
+seat = 2
+declare = "SJ SJ"
+[[step]]
+end_deal = true
+dealer = 2
+declarer = 2
+trump = "none"
+'''
+
+
+@pytest.mark.parametrize(("trump", "declarer", "ok"), [
+    ("H", 0, True), ("♥\ufe0f", 0, True), ("♡", 0, True), ("S", 0, False), ("H", 1, False)])
+def test_the_checks_of_a_refused_step_and_of_the_end_of_the_deal_are_tested(
+        tmp_path: Path, trump: str, declarer: int, ok: bool) -> None:
+    """Was: the checks of an ``expect = "illegal"`` step were never tested (a wrong one
+    passed), and ``declarer`` after ``end_deal`` was always None."""
+    path = tmp_path / "deal.toml"
+    path.write_text(_DEAL.format(trump=trump, declarer=declarer), encoding="utf-8")
+    outcome = run_file(path)
+    assert outcome.ok is ok, outcome.detail
+
+
+_LAST_TRICK = '''
+title = "the defenders keep the last trick: they go up"
+preset = "classic"
+[position]
+level = "10"
+trump = "H"
+dealer = 0
+hands = ["AS", "3S", "4S", "5S"]
+[[step]]
+seat = 0
+play = "AS"
+[[step]]
+seat = 1
+play = "3S"
+[[step]]
+seat = 2
+play = "4S"
+[[step]]
+seat = 3
+play = "5S"
+next_levels = {next_levels}
+'''
+
+
+@pytest.mark.parametrize(("next_levels", "ok"), [
+    ('{ defenders = "K", attackers = "10" }', True),
+    ('{ defenders = "k", attackers = "T" }', True),
+    ('{ defenders = "K" }', True),
+    ('{ attackers = "10" }', True),
+    ('{ defenders = "Q" }', False),
+])
+def test_next_levels_are_read_as_ranks_and_may_name_one_team(tmp_path: Path,
+                                                             next_levels: str, ok: bool) -> None:
+    """Was: compared as text (``"T"`` against ``10`` failed), and a team not named was a
+    KeyError."""
+    path = tmp_path / "levels.toml"
+    path.write_text(_LAST_TRICK.format(next_levels=next_levels))
+    outcome = run_file(path)
+    assert outcome.ok is ok, outcome.detail
+
+
+def test_a_scenario_that_breaks_the_runner_fails_alone(tmp_path: Path) -> None:
+    """Was: a check the runner could not make (a ``declarer`` during three-bid's bidding)
+    raised out of the run, and the files after it were never reported."""
+    (tmp_path / "a.toml").write_text('''
+preset = "three-bid"
+[position]
+phase = "bid"
+first_hand = true
+level = "2"
+hands = ["AS", "KS", "QS"]
+kitty = "2C 3C 4C 5C 6C 7C"
+[[step]]
+seat = 0
+bid = 120
+declarer = 0
+''')
+    (tmp_path / "b.toml").write_text(_trick(0))
+    assert not run_file(tmp_path / "a.toml").ok
+    assert main([str(tmp_path)]) == 1  # (a's failure reported, b run after it)
+    assert run_file(tmp_path / "b.toml").ok
