@@ -101,10 +101,20 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
 
 
 def _echoes_clipped(params: Mapping[str, Any]) -> dict[str, Any]:
-    """``params`` with every long text (a user's own input, repeated back) shortened."""
-    return {name: value[:_MAX_ECHO - 1] + "…"
-            if isinstance(value, str) and len(value) > _MAX_ECHO else value
-            for name, value in params.items()}
+    """``params`` with every long text (a user's own input, repeated back) shortened, and
+    what the user typed (``text``, ``value``, ``part``) shown as typed: ``**AS**`` not
+    bold, ``<@id>`` not a mention."""
+    out = {name: value[:_MAX_ECHO - 1] + "…"
+           if isinstance(value, str) and len(value) > _MAX_ECHO else value
+           for name, value in params.items()}
+    for name in _TYPED:
+        if isinstance(out.get(name), str):
+            out[name] = discord.utils.escape_mentions(discord.utils.escape_markdown(out[name]))
+    return out
+
+
+#: The parameters of a refusal that repeat what the user typed.
+_TYPED = ("text", "value", "part")
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

@@ -45,3 +45,13 @@ def test_hand_numbers_without_a_hand_say_so() -> None:
     with pytest.raises(BotError) as refused:
         parse_play("3", view)
     assert refused.value.key == "cards_no_hand"
+
+
+def test_what_a_player_typed_is_repeated_back_as_typed() -> None:
+    """Was: a refusal repeating ``**AS**`` showed it bold, and ``<@id>`` as a mention."""
+    from bot.tree import _echoes_clipped
+    shown = _echoes_clipped({"text": "**AS** <@123456789012345678>", "code": "bad_card",
+                             "value": "x" * 500})
+    assert shown["text"] == "\\*\\*AS\\*\\* <@\u200b123456789012345678>"
+    assert shown["code"] == "bad_card"  # (the rules' own words are left alone)
+    assert len(shown["value"]) < 300 and shown["value"].endswith("…")
