@@ -19,7 +19,7 @@ from bot.services import Services, services_of
 from bot.text.catalogue import say
 from bot.text.events import trump_name
 from bot.tree import defer_privately, locale_of, mark_stored, reply
-from bot.ui.cards_input import parse_play
+from bot.ui.cards_input import parse_kitty_cards, parse_play
 from bot.ui.decisions import keyboard_choices, transfer_choices
 from bot.ui.panels import PANEL_ITEMS, declaration_choices, open_panel, play_choices
 from bot.ui.render import plain_names
@@ -129,7 +129,7 @@ class Play(ShengjiCog):
     async def swap(self, interaction: discord.Interaction, give: str = "", take: str = ""
                    ) -> None:
         await self._with_cards(interaction, self.services.tables.swap, give, take,
-                               may_be_empty=True)
+                               may_be_empty=True, kitty_last=True)
 
     @subcommand("return", "changzhu 回牌: give cards back after a stick")
     @app_commands.describe(cards="The cards, or the numbers under your hand picture")
@@ -195,16 +195,18 @@ class Play(ShengjiCog):
 
     async def _with_cards(self, interaction: discord.Interaction,
                           act: Callable[..., Awaitable[object]], *texts: str,
-                          may_be_empty: bool = False) -> None:
-        """Read the caller's cards (text, symbols or hand numbers; empty: none), act, and
-        answer privately with any notes kept for them (e.g. a refused DM)."""
+                          may_be_empty: bool = False, kitty_last: bool = False) -> None:
+        """Read the caller's cards (text, symbols or hand numbers; empty: none; with
+        ``kitty_last`` the last text names kitty cards, by name only), act, and answer
+        privately with any notes kept for them (e.g. a refused DM)."""
         channel = channel_of(interaction)
         # answer first (Discord allows 3 s): storing and publishing may wait on the API
         await defer_privately(interaction)
         _, _, view = self.services.tables.view_for(channel, interaction.user.id)
         # only a swap may name no cards (no swap); elsewhere blank input is unreadable
-        cards = [parse_play(text, view) if text.strip() or not may_be_empty else []
-                 for text in texts]
+        cards = [(parse_kitty_cards(text) if kitty_last and i == len(texts) - 1
+                  else parse_play(text, view)) if text.strip() or not may_be_empty else []
+                 for i, text in enumerate(texts)]
         await act(channel, interaction.user.id, *cards)
         mark_stored(interaction)
         notes = self.services.notes.take_private(channel, interaction.user.id)

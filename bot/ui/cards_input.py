@@ -43,3 +43,15 @@ def parse_play(text: str, view: SeatView) -> list[Card]:
         return parse_cards(text)
     except EngineError as exc:
         raise BotError.refused("bad_cards", exc) from None
+
+
+def parse_kitty_cards(text: str) -> list[Card]:
+    """Kitty cards (changzhu's swap), typed by name: the numbers under the hand picture
+    are the hand's cards, so a number here would name a card of the hand."""
+    text = typed(text).strip()
+    if _NUMBERS.match(text):
+        raise BotError("cards_kitty_by_name")
+    try:
+        return parse_cards(text)
+    except EngineError as exc:
+        raise BotError.refused("bad_cards", exc) from None

@@ -55,3 +55,13 @@ def test_what_a_player_typed_is_repeated_back_as_typed() -> None:
     assert shown["text"] == "\\*\\*AS\\*\\* <@\u200b123456789012345678>"
     assert shown["code"] == "bad_card"  # (the rules' own words are left alone)
     assert len(shown["value"]) < 300 and shown["value"].endswith("…")
+
+
+def test_kitty_cards_are_named_not_numbered() -> None:
+    """Was: ``/shengji swap take:1`` read 1 as the first card of the hand picture, though
+    ``take`` names cards of the kitty."""
+    from bot.ui.cards_input import parse_kitty_cards
+    assert [str(c) for c in parse_kitty_cards("2H ♥️3")] == ["2H", "3H"]
+    with pytest.raises(BotError) as refused:
+        parse_kitty_cards("1 2")
+    assert refused.value.key == "cards_kitty_by_name"
