@@ -55,14 +55,16 @@ def test_own_scenarios_exist() -> None:
     assert len(_files(OWN)) >= 10
 
 
-def _trick(winner: int, *, second: str = "3S", trump: str = "H", levels: str = "") -> str:
+def _trick(winner: int, *, second: str = "3S", trump: str = "H", levels: str = "",
+           level: str = "2", checks: str = "") -> str:
     """A scenario of one trick led with AS, seat 1 playing ``second``, saying that
-    ``winner`` wins it (deliberately wrong when that cannot be)."""
+    ``winner`` wins it (deliberately wrong when that cannot be); ``checks``: more lines
+    of the last step."""
     return f'''
 title = "one trick: seat 1 plays {second} on a led AS"
 preset = "classic"
 [position]
-level = "2"
+level = "{level}"
 trump = "{trump}"
 dealer = 0
 {levels}
@@ -80,6 +82,7 @@ play = "4S"
 seat = 3
 play = "5S"
 trick_winner = {winner}
+{checks}
 '''
 
 
@@ -171,28 +174,6 @@ def test_the_checks_of_a_refused_step_and_of_the_end_of_the_deal_are_tested(
     assert outcome.ok is ok, outcome.detail
 
 
-_LAST_TRICK = '''
-title = "the defenders keep the last trick: they go up"
-preset = "classic"
-[position]
-level = "10"
-trump = "H"
-dealer = 0
-hands = ["AS", "3S", "4S", "5S"]
-[[step]]
-seat = 0
-play = "AS"
-[[step]]
-seat = 1
-play = "3S"
-[[step]]
-seat = 2
-play = "4S"
-[[step]]
-seat = 3
-play = "5S"
-next_levels = {next_levels}
-'''
 
 
 @pytest.mark.parametrize(("next_levels", "ok"), [
@@ -206,8 +187,8 @@ def test_next_levels_are_read_as_ranks_and_may_name_one_team(tmp_path: Path,
                                                              next_levels: str, ok: bool) -> None:
     """Was: compared as text (``"T"`` against ``10`` failed), and a team not named was a
     KeyError."""
-    path = tmp_path / "levels.toml"
-    path.write_text(_LAST_TRICK.format(next_levels=next_levels))
+    path = tmp_path / "levels.toml"  # (the defenders keep the last trick, at level 10)
+    path.write_text(_trick(0, level="10", checks=f"next_levels = {next_levels}"))
     outcome = run_file(path)
     assert outcome.ok is ok, outcome.detail
 
