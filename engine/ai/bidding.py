@@ -139,16 +139,18 @@ def _reinforcement(view: SeatView, standing: Declaration) -> Cards | None:
     """Reinforce one's own declaration (more of the same cards: harder to override) while
     the suit is still at least an average trump holding."""
     rules = view.rules
-    assert rules is not None and view.seat is not None and view.level is not None
+    assert rules is not None and view.seat is not None
     if not rules.reinforce or rules.wait_to_die:
         return None
-    for cards in _declarations(view.hand, view.level, rules):
+    # (with levels by player, one's own level: the hand's is only provisional then)
+    level = _declaring_level(view, rules, view.seat)
+    for cards in _declarations(view.hand, level, rules):
         try:
-            decl = parse_declaration(view.seat, cards, view.level, rules)
+            decl = parse_declaration(view.seat, cards, level, rules)
             check_override(decl, standing, rules)
         except EngineError:
             continue
-        ctx = trump_context(view.level, decl.trump, frozenset(rules.permanent_trumps),
+        ctx = trump_context(level, decl.trump, frozenset(rules.permanent_trumps),
                             rules.suits)
         mine, base = _trump_share(view.hand, ctx, rules)
         if mine >= base:

@@ -238,6 +238,20 @@ def test_declares_on_a_strong_holding_and_never_over_a_partner() -> None:
     assert ai.choose(seat_view(game, 0), "easy", 0) is None  # the partner's suit stands
 
 
+def test_a_declarer_reinforces_with_its_own_level_in_find_friends() -> None:
+    """Was: a later hand's declarer at level 10 (the hand's level 5 only provisional)
+    offered ``5D 5D`` to reinforce its ``10D``, refused at every deal step, and never
+    made the reinforcement it held."""
+    hands = [parse_cards(h) for h in ("3C 4C 6C 7C 8C 9C", "10D 10D 5D 5D AD KD QD",
+                                      "3S 4S 6S", "7S 8S 9S", "3H 4H 6H")]
+    game = Game.from_position(
+        ruleset("find-friends"), level=Rank.FIVE, hands=hands, dealer=None, stage="deal",
+        seat_levels=(Rank.FIVE, Rank.TEN, Rank.THREE, Rank.SEVEN, Rank.TWO),
+        may_declare=[1, 3], fallback_dealer=3, kitty=parse_cards("2C 2D 2H 2S JC JD JH JS"))
+    game.apply(Declare(1, tuple(parse_cards("10D"))))
+    assert ai.choose(seat_view(game, 1), "easy", 0) == Declare(1, tuple(parse_cards("10D 10D")))
+
+
 def _at_burying(seed: int) -> Game:
     """A classic hand dealt and declared at random, the taker about to bury."""
     game = Game(ruleset("classic"), seed, dealer=0)
