@@ -196,7 +196,12 @@ _NO_VARIATION = dict.fromkeys((0xFE0E, 0xFE0F))
 def parse_card(token: str) -> Card:
     """One card: ``10H``, ``TH``, ``AS``, ``♠A``, ``A♠``, ``BJ``, ``SJ`` (any case; as
     ``typed`` reads it)."""
-    text = typed(token).strip().upper()
+    return _card_of(typed(token).strip().upper(), token)
+
+
+def _card_of(text: str, token: str) -> Card:
+    """``parse_card`` of ``text``, made plain and upper case already (``token``: as
+    written, for a refusal)."""
     if text in _JOKERS:
         return _JOKERS[text]
     if not text:
@@ -215,7 +220,9 @@ def parse_card(token: str) -> Card:
 
 def parse_cards(text: str) -> list[Card]:
     """Cards separated by spaces or commas, in the order written. ``""`` is no cards."""
-    return [parse_card(token) for token in _TOKEN_SPLIT.split(typed(text).strip()) if token]
+    # (made plain once for the whole text, not again for each card)
+    return [_card_of(token.upper(), token) for token in _TOKEN_SPLIT.split(typed(text).strip())
+            if token]
 
 
 def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:

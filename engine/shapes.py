@@ -401,15 +401,11 @@ def may_fall_short(holding: Holding, lead: Sequence[Unit]) -> bool:
     return len(lead) > 1 and lead[1].width >= 2 and max(holding.values(), default=0) >= 3
 
 
-def match_best(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
-               ) -> list[tuple[Obligation, list[Unit]]]:
-    """``match_greedy``'s lines, each the most the holding can give once every line
-    before it has the most it can (RULES §2: the follower's cards must contain a structure
-    meeting all the obligations; which pair or triple makes each is the follower's
-    choice): a search over the units each line may take, the first best kept (the
-    strongest first, as the greedy match takes them)."""
-    strength = ctx.strength
-    # every line: (component, tractor, width, the component's length where it starts)
+def follow_lines(lead: Sequence[Unit]) -> list[tuple[int, bool, int, int]]:
+    """The lines a follow is measured by (``follow_value``), in order: for each lead
+    component of groups, its run (a tractor's), then its n-of-a-kind of its width down
+    to pairs; each as (component, tractor, width, the component's length where its
+    first line is, else 0)."""
     lines: list[tuple[int, bool, int, int]] = []
     for index, unit in enumerate(lead):
         if unit.width < 2:
@@ -421,6 +417,18 @@ def match_best(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
         for width in range(unit.width, 1, -1):
             lines.append((index, False, width, start))
             start = 0
+    return lines
+
+
+def match_best(holding: Holding, lead: Sequence[Unit], ctx: TrumpContext
+               ) -> list[tuple[Obligation, list[Unit]]]:
+    """``match_greedy``'s lines, each the most the holding can give once every line
+    before it has the most it can (RULES §2: the follower's cards must contain a structure
+    meeting all the obligations; which pair or triple makes each is the follower's
+    choice): a search over the units each line may take, the first best kept (the
+    strongest first, as the greedy match takes them)."""
+    strength = ctx.strength
+    lines = follow_lines(lead)
     known: dict[tuple[int, int, tuple[tuple[int, int], ...]],
                 tuple[tuple[int, ...], list[list[Unit]]]] = {}
 
@@ -885,9 +893,7 @@ def multisets_meeting(cards: Sequence[Card], n: int, lead: Sequence[Unit], owed:
     asked); where that line is n-of-a-kind, each ident one card and every candidate
     within ``limit``, the plays are listed directly (``multisets_with_kinds``).
     """
-    lines = [(tractor, w) for u in lead if u.width >= 2
-             for tractor, w in ([(True, u.width)] if u.length >= 2 else []) +
-             [(False, w) for w in range(u.width, 1, -1)]]
+    lines = [(tractor, w) for _, tractor, w, _ in follow_lines(lead)]
     first = next((k for k, due in enumerate(owed) if due), None)
     if first is None or limit == 0:  # nothing is owed: every play meets it
         return multisets(cards, n, limit)
