@@ -109,8 +109,16 @@ def _echoes_clipped(params: Mapping[str, Any]) -> dict[str, Any]:
            for name, value in params.items()}
     for name in _TYPED:
         if isinstance(out.get(name), str):
-            out[name] = discord.utils.escape_mentions(discord.utils.escape_markdown(out[name]))
+            out[name] = as_typed(out[name])
     return out
+
+
+def as_typed(text: str) -> str:
+    """Text a person wrote (a display name, what they typed), in a message shown as
+    written: its markdown (``||``, ``**``, a backtick) escaped, and a mention in it
+    (``<@&id>``, ``@everyone``) broken, so that it neither formats the message nor shows as
+    a mention. (Pictures, buttons, menus and autocomplete show no markdown: not there.)"""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 #: The parameters of a refusal that repeat what the user typed.

@@ -36,6 +36,7 @@ from engine.actions import (
 from engine.cards import ALL_CARDS, Card, format_cards, parse_card, typed
 from engine.errors import EngineError
 from engine.game import CallingFriends, MatchState
+from engine.views import SeatView
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 
@@ -110,31 +111,33 @@ class Play(ShengjiCog):
     @app_commands.describe(cards="The cards, or the numbers under your hand picture")
     @app_commands.autocomplete(cards=play_cards)
     async def play(self, interaction: discord.Interaction, cards: str) -> None:
-        await self._with_cards(interaction, self.services.tables.play, cards)
+        await self._with_cards(interaction, self.services.tables.play, _hand_cards(cards))
 
     @subcommand("declare", "Declare trump with cards of your hand")
     @app_commands.describe(cards="The cards to show, e.g. 2H 2H or SJ 7H 7H")
     @app_commands.autocomplete(cards=declare_cards)
     async def declare(self, interaction: discord.Interaction, cards: str) -> None:
-        await self._with_cards(interaction, self.services.tables.declare, cards)
+        await self._with_cards(interaction, self.services.tables.declare, _hand_cards(cards))
 
     @subcommand("bury", "Bury the kitty (cards or numbers)")
     @app_commands.describe(cards="The cards, or the numbers under your hand picture")
     async def bury(self, interaction: discord.Interaction, cards: str) -> None:
-        await self._with_cards(interaction, self.services.tables.bury, cards)
+        await self._with_cards(interaction, self.services.tables.bury, _hand_cards(cards))
 
     @subcommand("swap", "changzhu: swap side cards for kitty trumps")
     @app_commands.describe(give="Your side cards (empty: no swap)",
                            take="Kitty trumps of the same ranks")
     async def swap(self, interaction: discord.Interaction, give: str = "", take: str = ""
                    ) -> None:
-        await self._with_cards(interaction, self.services.tables.swap, give, take,
-                               may_be_empty=True, kitty_last=True)
+        # (both may be empty: no swap; ``take`` names kitty cards, which have no numbers)
+        await self._with_cards(interaction, self.services.tables.swap, lambda view: [
+            parse_play(give, view) if give.strip() else [],
+            parse_kitty_cards(take) if take.strip() else []])
 
     @subcommand("return", "changzhu 回牌: give cards back after a stick")
     @app_commands.describe(cards="The cards, or the numbers under your hand picture")
     async def give_back(self, interaction: discord.Interaction, cards: str) -> None:
-        await self._with_cards(interaction, self.services.tables.give_back, cards)
+        await self._with_cards(interaction, self.services.tables.give_back, _hand_cards(cards))
 
     @subcommand("choose", "Bid, pass, name the trump or place stopped levels "
                           "(three-bid, find-friends)")
@@ -194,20 +197,15 @@ class Play(ShengjiCog):
         return (table.game.state if table.game is not None else None), seat
 
     async def _with_cards(self, interaction: discord.Interaction,
-                          act: Callable[..., Awaitable[object]], *texts: str,
-                          may_be_empty: bool = False, kitty_last: bool = False) -> None:
-        """Read the caller's cards (text, symbols or hand numbers; empty: none; with
-        ``kitty_last`` the last text names kitty cards, by name only), act, and answer
-        privately with any notes kept for them (e.g. a refused DM)."""
+                          act: Callable[..., Awaitable[object]], read: CardsReader) -> None:
+        """Read the caller's cards (``read`` from their seat's view: ``_hand_cards``, or
+        the swap's own), act, and answer privately with any notes kept for them (e.g. a
+        refused DM)."""
         channel = channel_of(interaction)
         # answer first (Discord allows 3 s): storing and publishing may wait on the API
         await defer_privately(interaction)
         _, _, view = self.services.tables.view_for(channel, interaction.user.id)
-        # only a swap may name no cards (no swap); elsewhere blank input is unreadable
-        cards = [(parse_kitty_cards(text) if kitty_last and i == len(texts) - 1
-                  else parse_play(text, view)) if text.strip() or not may_be_empty else []
-                 for i, text in enumerate(texts)]
-        await act(channel, interaction.user.id, *cards)
+        await act(channel, interaction.user.id, *read(view))
         mark_stored(interaction)
         notes = self.services.notes.take_private(channel, interaction.user.id)
         await reply(interaction, "\n".join([say(locale_of(interaction), "done"), *notes]))
@@ -230,6 +228,15 @@ class Play(ShengjiCog):
             if len(out) == MAX_CHOICES:
                 break
         return out
+
+
+#: What a card command reads from the caller's view: the cards of each of its options.
+CardsReader = Callable[[SeatView], list[list[Card]]]
+
+
+def _hand_cards(text: str) -> CardsReader:
+    """One option's cards: text, symbols or hand numbers (blank input is unreadable)."""
+    return lambda view: [parse_play(text, view)]
 
 
 def choice_label(locale: str, action: Action, names: Sequence[str],

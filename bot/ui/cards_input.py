@@ -39,10 +39,7 @@ def parse_play(text: str, view: SeatView) -> list[Card]:
         if bad:
             raise BotError("cards_numbered", count=len(order))
         return [order[n - 1] for n in numbers]
-    try:
-        return parse_cards(text)
-    except EngineError as exc:
-        raise BotError.refused("bad_cards", exc) from None
+    return _by_name(text)
 
 
 def parse_kitty_cards(text: str) -> list[Card]:
@@ -51,6 +48,11 @@ def parse_kitty_cards(text: str) -> list[Card]:
     text = typed(text).strip()
     if _NUMBERS.match(text):
         raise BotError("cards_kitty_by_name")
+    return _by_name(text)
+
+
+def _by_name(text: str) -> list[Card]:
+    """Cards written by name (``AS``, ``♠A``); a card the rules cannot read is refused."""
     try:
         return parse_cards(text)
     except EngineError as exc:

@@ -17,7 +17,7 @@ from bot.stats.settings import ServerSettings
 from bot.store import LEADERBOARD_ORDERS, LeaderboardRow, PlayerStats
 from bot.table_data import TableSettings
 from bot.text.catalogue import say
-from bot.tree import locale_of, report_error
+from bot.tree import as_typed, locale_of, report_error
 
 
 def _number(value: float) -> str:
@@ -31,7 +31,7 @@ def leaderboard_line(locale: str | None, row: LeaderboardRow, order: str) -> str
         key = "lb_line_wins"
     else:
         key = "lb_line_levels"
-    return say(locale, key, pos=row.position, name=discord.utils.escape_markdown(row.name),
+    return say(locale, key, pos=row.position, name=as_typed(row.name),
                rating=display(row.rating), hands=row.rating.hands if row.rating else 0,
                won=row.won, played=row.played, levels=row.levels_gained)
 
@@ -97,7 +97,7 @@ def leaderboard_view(page: LeaderboardPage, locale: str | None) -> discord.ui.Vi
 
 
 def stats_embed(stats: PlayerStats | None, name: str, locale: str | None) -> discord.Embed:
-    shown = discord.utils.escape_markdown(stats.name if stats else name)
+    shown = as_typed(stats.name if stats else name)
     embed = discord.Embed(title=say(locale, "stats_title", name=shown))
     if stats is None or (stats.played + stats.abandoned + stats.hands_defending
                          + stats.hands_attacking) == 0:
@@ -123,7 +123,7 @@ def stats_embed(stats: PlayerStats | None, name: str, locale: str | None) -> dis
 
 
 def history_text(entries: Sequence[HistoryEntry], name: str, locale: str | None) -> str:
-    shown = discord.utils.escape_markdown(name)
+    shown = as_typed(name)
     if not entries:
         return say(locale, "history_empty", name=shown)
     lines = [say(locale, "history_title", name=shown)]
@@ -151,7 +151,7 @@ def history_text(entries: Sequence[HistoryEntry], name: str, locale: str | None)
 
 def _names(names: Sequence[str], locale: str | None) -> str:
     """Seat names as a list; a former player (who erased their data) has none."""
-    return ", ".join(discord.utils.escape_markdown(n) if n else say(locale, "former_player")
+    return ", ".join(as_typed(n) if n else say(locale, "former_player")
                      for n in names)
 
 

@@ -40,13 +40,13 @@ from bot.table_data import Table
 from bot.text.catalogue import say
 from bot.text.events import describe_event, result_lines, trump_name
 from bot.through_cancel import to_the_end
+from bot.tree import as_typed
 from bot.ui.buttons import table_buttons
 from bot.ui.render import (
     person_to_act,
     plain_names,
     result_picture,
     seat_names,
-    shown_name,
     table_picture,
     table_text,
 )
@@ -512,9 +512,9 @@ class DiscordPublisher:
         if seating.individual_levels:
             seat = table.seats[winner] if 0 <= winner < len(table.seats) else None
             text = say(table.locale, "match_over_post_player",
-                       name=shown_name(seat.name) if seat is not None else "?")
+                       name=as_typed(seat.name) if seat is not None else "?")
         else:
-            winners = [shown_name(s.name) for i, s in enumerate(table.seats)
+            winners = [as_typed(s.name) for i, s in enumerate(table.seats)
                        if s is not None and seating.fixed_team(i) == winner]
             text = say(table.locale, "match_over_post", team=winner + 1,
                        names=say(table.locale, "name_separator").join(winners))

@@ -25,8 +25,6 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import fields
 from typing import Any
 
-import discord
-
 from bot.services import Pictures
 from bot.table_data import Table
 from bot.text.catalogue import has, say, template
@@ -37,6 +35,7 @@ from bot.text.events import (
     result_lines,
     trump_name,
 )
+from bot.tree import as_typed
 from bot.ui.cards_input import hand_order
 from engine.ai.pool import end_with_parent
 from engine.cards import Card, Rank, parse_cards
@@ -161,15 +160,8 @@ def plain_names(table: Table) -> list[str]:
 
 
 def seat_names(table: Table) -> list[str]:
-    """``plain_names`` for a message's text (``shown_name``)."""
-    return [shown_name(name) for name in plain_names(table)]
-
-
-def shown_name(name: str) -> str:
-    """A display name in a message's text shown as typed: its markdown (``||``, ``**``,
-    a backtick) escaped, and a mention in it (``<@&id>``, ``@everyone``) broken, so
-    that it neither formats the message nor shows as a mention."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    """``plain_names`` for a message's text (``as_typed``)."""
+    return [as_typed(name) for name in plain_names(table)]
 
 
 def status_line(table: Table, view: SeatView | None = None) -> str:
@@ -181,7 +173,7 @@ def status_line(table: Table, view: SeatView | None = None) -> str:
         seat = table.seats[host] if host is not None else None
         if seat is None:  # (the host left, and nobody is seated to take over)
             return say(locale, "status_lobby")
-        return say(locale, "status_lobby_host", name=shown_name(seat.name))
+        return say(locale, "status_lobby_host", name=as_typed(seat.name))
     if table.status == "finished" or table.game is None:
         game = table.game
         if game is not None and isinstance(game.phase, MatchOver):
@@ -242,7 +234,7 @@ def table_text(table: Table, recent: Sequence[str], view: SeatView | None = None
     scene = table_scene(table, view) if playing else None
     words = picture_labels(locale)
     for i, seat in enumerate(table.seats):
-        name = shown_name(seat.name) if seat else say(locale, "empty_seat")
+        name = as_typed(seat.name) if seat else say(locale, "empty_seat")
         if seat and seat.is_ai:
             level = f"ai_level_{seat.ai_level}"
             name += f" 🤖 {say(locale, level) if has(level) else seat.ai_level}"
