@@ -47,8 +47,13 @@ def choose_play(state: PlayState, seat: int) -> Cards:
     decides the first candidate (it is the play-out policy: every move of every
     play-out)."""
     if state.lead is None:
-        return _lead_candidates(state, seat, first=True)[0]
-    return _follow_candidates(state, seat, first=True)[0]
+        best = _lead_candidates(state, seat, first=True)[0]
+    else:
+        best = _follow_candidates(state, seat, first=True)[0]
+    spent = _calls_it_would_spend(state, seat)
+    if spent and _spends(best, spent):
+        return candidates(state, seat, limit=1)[0]
+    return best
 
 
 def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
@@ -57,7 +62,56 @@ def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
         ranked = _lead_candidates(state, seat)
     else:
         ranked = _follow_candidates(state, seat)
+    spent = _calls_it_would_spend(state, seat)
+    if spent:
+        ranked = _keeping_calls(state, seat, ranked, spent)
     return distinct(ranked, limit)
+
+
+# -- called friends ----------------------------------------------------------------------
+
+def _calls_it_would_spend(state: PlayState, seat: int) -> dict[Card, int] | None:
+    """find-friends: the open calls a play by ``seat`` would answer without making a
+    friend, as card -> the copies a play must hold to answer it. Only a seat every other
+    seat knows to defend (the dealer, a friend found) spends a call so: the dealer's side
+    is then a friend short for the rest of the hand."""
+    if state.settled or not state.calls or seat not in state.defenders:
+        return None
+    hand = state.hands[seat]
+    out = {call.card: call.copy - call.seen for call in state.calls
+           if not call.done and call.card in hand}
+    return out or None
+
+
+def _spends(cards: Cards, spent: dict[Card, int]) -> bool:
+    return any(cards.count(card) >= need for card, need in spent.items())
+
+
+def _keeping_calls(state: PlayState, seat: int, ranked: list[Cards],
+                   spent: dict[Card, int]) -> list[Cards]:
+    """``ranked`` without the plays that spend a call (``_calls_it_would_spend``); where
+    all of them do, the cheapest legal play that does not, if there is one."""
+    kept = [cards for cards in ranked if not _spends(cards, spent)]
+    if kept:
+        return kept
+    hand = state.hands[seat]
+    suit_len: dict[int, int] = {}
+    for card in hand:
+        suit = state.ctx.eff[card.index]
+        suit_len[suit] = suit_len.get(suit, 0) + 1
+
+    def cost(cards: Cards) -> tuple[int, ...]:
+        keys = [_dump_key(c, state, suit_len) for c in cards]
+        return tuple(sum(key[i] for key in keys) for i in range(4))
+
+    lead = state.lead
+    others: list[Cards]
+    if lead is None:
+        others = [(card,) for card in hand if not _spends((card,), spent)]
+    else:
+        follows = legal_follows(_RulesOnly(state), lead, hand, state.ctx)  # type: ignore[arg-type]
+        others = [cards for cards in follows if not _spends(cards, spent)]
+    return [min(others, key=cost)] if others else ranked
 
 
 # -- knowledge helpers ------------------------------------------------------------------

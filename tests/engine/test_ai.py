@@ -396,3 +396,36 @@ def test_the_true_deal_explains_easy_opponents_of_a_hard_seat() -> None:
         assert disagreements(knowledge, truth, kitty, partners=False) == 0
         partner += disagreements(knowledge, truth, kitty)
     assert partner > 0
+
+
+def _friend_holding_the_second_call(history: list[tuple[int, str]], friend_hand: str) -> Game:
+    """Six seats, three decks: the dealer (seat 0) called the first AH and the first AD;
+    seat 2 played an AH and is the friend; the AD call is open, and seat 2 holds an AD."""
+    from engine.scenarios import build
+    hands = ["KD 3S 5H", "QD 7C 8C", friend_hand, "JD 9C 10H", "9D 8H 7H", "8D 3H 4H"]
+    game = build({"preset": "find-friends", "options": {"players": 6, "decks": 3},
+                  "position": {"level": "2", "trump": "S", "dealer": 0,
+                               "leader": history[0][0] if history else 2,
+                               "calls": [{"card": "AH", "copy": 1}, {"card": "AD", "copy": 1}],
+                               "friends": [2], "hands": hands}})
+    for seat, cards in history:
+        game.apply(Play(seat, tuple(parse_cards(cards))))
+    return game
+
+
+# (not hard: its inference reads the hand's earlier tricks, which a position built at
+# three cards a seat has not got; normal's search chooses from the same candidates)
+@pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.parametrize(("history", "friend_hand", "instead"), [
+    ([], "AD 4C 6C", {"4C", "6C"}),  # its sure ace would lead nothing but the call away
+    ([(1, "QD")], "AD 4D 6C", {"4D"}),  # its ace would win a blank trick, no more
+])
+def test_a_friend_found_never_spends_the_dealers_other_call(
+        level: str, history: list[tuple[int, str]], friend_hand: str, instead: set[str]) -> None:
+    """Was: a friend already found played the copy another call names, which made no
+    friend: the dealer's side a player short for the rest of the hand (six seats, easy:
+    a call spent in about a third of the hands)."""
+    game = _friend_holding_the_second_call(history, friend_hand)
+    action = ai.choose(seat_view(game, 2), level, 0)
+    assert isinstance(action, Play)
+    assert len(action.cards) == 1 and action.cards[0] in parse_cards(" ".join(instead)), action
