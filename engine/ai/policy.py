@@ -14,7 +14,7 @@ with the lowest trump that wins, otherwise throw the least valuable card, keepin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, combinations
 
 from engine.ai.table import Cards, PlayState, SuitParts, Unseen, distinct
@@ -28,7 +28,9 @@ from engine.shapes import (
     Holding,
     Unit,
     decompose,
+    fill_units,
     holding_of,
+    take_out,
     unbeatable_by,
     unit_candidates,
     unit_cards,
@@ -517,6 +519,7 @@ def _follow_candidates(state: PlayState, seat: int, first: bool = False) -> list
             yield beat
         if secure or (partner_winning and last):
             yield _structured(state, led, lead, feed)
+        yield _cheapest_structure(state, led, lead, dump)
         yield _structured(state, led, lead, dump)
         yield constructive_follow(shim, lead, hand, ctx)  # type: ignore[arg-type]
         yield beat
@@ -562,6 +565,31 @@ def _structured(state: PlayState, led: list[Card], lead: Lead, pick) -> Cards | 
         return tuple(pick(led, 2))
     chosen, pool = fill_structure(led, lead, ctx)
     return tuple(chosen) + tuple(pick(pool, lead.size - len(chosen)))
+
+
+def _cheapest_structure(state: PlayState, led: list[Card], lead: Lead,
+                        pick: Callable[[Sequence[Card], int], list[Card]]) -> Cards | None:
+    """``_structured`` with its units the cheapest of their shapes (fewest points, then
+    the weakest) instead of the strongest: what a seat gives to a trick it does not take.
+    (Built one unit at a time, so it may miss an obligation: the caller checks it.)"""
+    ctx = state.ctx
+    if lead.pattern == "pair" or not state.prules.follows_units:
+        return None  # (``_structured`` already picks a pair's cards by ``pick``)
+    units = fill_units(holding_of(led, ctx), ctx, lead.units)
+    if not units:
+        return None
+    left = list(led)
+    chosen: list[Card] = []
+    for unit in units:
+        options = unit_candidates(holding_of(left, ctx), ctx, unit.width, unit.length)
+        if not options:
+            return None
+        cheapest = min((unit_cards(u, left, ctx) for u in options),
+                       key=lambda cards: (sum(c.points for c in cards),
+                                          sum(ctx.strength[c.index] for c in cards)))
+        take_out(left, cheapest)
+        chosen += cheapest
+    return tuple(chosen) + tuple(pick(left, lead.size - len(chosen)))
 
 
 def _beat_in_suit(state: PlayState, led: list[Card], lead: Lead) -> Cards | None:

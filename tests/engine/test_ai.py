@@ -218,6 +218,10 @@ def _position(hands: list[str], trick: list[tuple[int, str]], *, trump: Suit = S
                      [], 0, "AS AS KS KS", id="lead_a_sure_tractor"),
         pytest.param(["AD 4D", "KD 5D", "3D 6D", "7D 8D"], [(3, "QD")], 0, "AD",
                      id="win_cheaply_when_last"),
+        # was: the pairs a tractor is followed with were the strongest (20 points given)
+        pytest.param(["4C 5C", "9C 9C", "6D 9D", "10S 10S 6S 6S 3S 3S"],
+                     [(0, "QS QS KS KS"), (1, "7S 8S 7D 8D"), (2, "JS 9S 4S 5D")], 3,
+                     "6S 6S 3S 3S", id="the_cheapest_pairs_to_a_tractor_it_cannot_beat"),
     ],
 )
 def test_heuristic_tactics(hands: list[str], trick: list[tuple[int, str]], seat: int,
