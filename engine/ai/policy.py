@@ -9,7 +9,10 @@ Leading: cash sure winners (tractors, pairs, sure throws, then top singles) in s
 opponent can ruff, lead into a partner's void, otherwise lead low from short side suits
 (never points if it can be helped). Following: feed points to a partner whose play is
 sure to win, win a trick cheaply when last or when it is worth points, ruff point tricks
-with the lowest trump that wins, otherwise throw the least valuable card, keeping trumps.
+with the lowest trump that wins, otherwise throw the least valuable card, keeping trumps
+(and meet a tractor's or throw's obligations with the cheapest pairs and tractors).
+find-friends: a seat known to defend never answers an open call itself (no friend is
+made), unless every legal play would.
 """
 
 from __future__ import annotations
