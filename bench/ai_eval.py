@@ -46,6 +46,14 @@ three-bid's bid) A and B sit on both sides of most hands, and their seat-hands m
 little of either; this does. Printed over all deals and by the seat's role in B's hand
 (the dealer, another defender, an attacker).
 
+``--without MODULE.FUNCTION`` (repeatable) screens a change to the computer players
+against the code without it: a player ``LEVEL-without`` is ``LEVEL`` with those functions
+switched off (each replaced, while that seat decides, by one returning None, which the
+change's code reads as "not here"), e.g. ``--match easy:easy-without --without
+engine.ai.policy._cheapest_structure``. Name the module the function is looked up in
+when called (a function imported by name into another module is switched off there).
+Every match also prints A minus B by deal pair, with its standard error.
+
 ``--progress K`` prints the running figures every K deal pairs (a long run that is
 stopped still says what it measured). ``--hands-log DIR`` writes one readable
 transcript per hand (``DIR/<match>-<seed>-<table>.txt``): seats and their players,
@@ -59,13 +67,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import json
 import math
 import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,6 +142,39 @@ class PairResult:
     role: str = ""  # ``--lone``: the lone seat's role in the hand of B alone
 
 
+#: ``--without``: the functions a ``LEVEL-without`` player decides without.
+WITHOUT: list[str] = []
+
+
+def switch_off(names: list[str]) -> None:
+    """Sets ``WITHOUT`` (in each worker process too), checking that every name is a
+    function of an importable module."""
+    for name in names:
+        module, _, attr = name.rpartition(".")
+        if not callable(getattr(importlib.import_module(module), attr, None)):
+            raise SystemExit(f"--without {name}: no such function")
+    WITHOUT[:] = names
+
+
+@contextmanager
+def _switched_off(names: list[str]) -> Iterator[None]:
+    saved = []
+    for name in names:
+        module_name, _, attr = name.rpartition(".")
+        module = importlib.import_module(module_name)
+        saved.append((module, attr, getattr(module, attr)))
+        setattr(module, attr, _off)
+    try:
+        yield
+    finally:
+        for module, attr, function in reversed(saved):
+            setattr(module, attr, function)
+
+
+def _off(*args: object, **kwargs: object) -> None:
+    return None
+
+
 def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
             result: PairResult) -> object:
     if kind == "random":
@@ -147,8 +191,13 @@ def _decide(game: Game, seat: int, kind: str, seed: int, rng: random.Random,
             return SwapKitty(seat)
         return random_action(game, rng)
     view = seat_view(game, seat)
+    level, _, variant = kind.partition("-")
     start, cpu = time.perf_counter(), time.process_time()
-    action = choose(view, kind, seed)
+    if variant == "without":
+        with _switched_off(WITHOUT):
+            action = choose(view, level, seed)
+    else:
+        action = choose(view, kind, seed)
     if not isinstance(game.phase, Dealing):
         result.times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
         result.cpu.setdefault(kind, []).append((time.process_time() - cpu) * 1000)
@@ -412,6 +461,12 @@ def report(preset: str, a: str, b: str, results: list[PairResult], seconds: floa
     print(f"- win rate of {a}'s seat-hands: {a_won}/{a_seats} = {a_won / a_seats:.1%} "
           f"(95% Wilson interval {lo:.1%}–{hi:.1%}, seat-hands of one hand are not "
           f"independent; by deal pair {mean_pair:.1%} ± {half:.1%}); {b}'s: {b_rate:.1%}")
+    differences = [statistics.mean(h[0] - h[3] for h in r.hands) for r in results]
+    if len(differences) > 1:
+        print(f"- {a}'s won share minus {b}'s, by deal pair: "
+              f"{statistics.mean(differences):+.1%} ± "
+              f"{statistics.stdev(differences) / math.sqrt(len(differences)):.1%} "
+              "(standard error)")
     print(f"- mean point margin of {a} over {b}: {statistics.mean(margins):+.1f} points per "
           f"seat-hand (sd {statistics.pstdev(margins):.1f})")
     print(f"- levels per seat-hand of {a} minus {b}'s: {statistics.mean(levels):+.2f}")
@@ -563,9 +618,15 @@ def main() -> None:
                         help="change fields of a level's card-play budget, e.g. "
                              "hard:prefer=0.5,judge_all=1 (a variant to screen); "
                              "hard/bury:worlds=48: the burial's")
+    parser.add_argument("--without", action="append", default=[], metavar="MODULE.FUNCTION",
+                        help="switched off for a LEVEL-without player (repeatable)")
     args = parser.parse_args()
     for change in args.budget:
         tweak(change)
+    switch_off(args.without)
+    if any(k.endswith("-without") for m in args.match or [] for k in m.split(":")) \
+            and not args.without:
+        parser.error("a LEVEL-without player needs --without MODULE.FUNCTION")
     if not args.latency:  # (the latency run measures the real thing, caps included)
         uncapped()  # the figures then depend on the seed alone, not on the load
     if args.latency:
@@ -576,7 +637,8 @@ def main() -> None:
     print(DEFINITION)
     if args.hands_log:
         Path(args.hands_log).mkdir(parents=True, exist_ok=True)
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=switch_off,
+                             initargs=(args.without,)) as pool:
         for match in matches:
             a, b = match.split(":")
             jobs = [(args.preset, args.seed * 100_000 + i, a, b, args.hands_log)

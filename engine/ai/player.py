@@ -111,7 +111,7 @@ def choose_cards(view: SeatView, level: Level | str = Level.HARD, seed: int = 0,
     rng = random.Random(seed)
     knowledge = Knowledge.from_view(view)
     if level is Level.EASY and budget is None:
-        cards = choose_play(knowledge.world(rng), knowledge.seat)
+        cards = choose_play(knowledge.world(rng), knowledge.seat, keep_calls=True)
     else:
         cards = search_play(knowledge, rng, budget or BUDGETS[level])
     return _checked(knowledge, cards, rng)

@@ -11,8 +11,8 @@ opponent can ruff, lead into a partner's void, otherwise lead low from short sid
 sure to win, win a trick cheaply when last or when it is worth points, ruff point tricks
 with the lowest trump that wins, otherwise throw the least valuable card, keeping trumps
 (and meet a tractor's or throw's obligations with the cheapest pairs and tractors).
-find-friends: a seat known to defend never answers an open call itself (no friend is
-made), unless every legal play would.
+find-friends: at easy, a seat known to defend never answers an open call itself (no
+friend is made), unless every legal play would.
 """
 
 from __future__ import annotations
@@ -47,17 +47,21 @@ class _RulesOnly:
         self.play_rules = state.prules
 
 
-def choose_play(state: PlayState, seat: int) -> Cards:
+def choose_play(state: PlayState, seat: int, keep_calls: bool = False) -> Cards:
     """The heuristic's play: ``candidates(state, seat, limit=1)[0]``, computing only what
     decides the first candidate (it is the play-out policy: every move of every
-    play-out)."""
+    play-out). ``keep_calls`` (easy's own decision): never the play that spends a
+    friend call of the seat's side (``_calls_it_would_spend``) while another is legal."""
     if state.lead is None:
         best = _lead_candidates(state, seat, first=True)[0]
     else:
         best = _follow_candidates(state, seat, first=True)[0]
-    spent = _calls_it_would_spend(state, seat)
-    if spent and _spends(best, spent):
-        return candidates(state, seat, limit=1)[0]
+    if keep_calls:
+        spent = _calls_it_would_spend(state, seat)
+        if spent and _spends(best, spent):
+            ranked = _lead_candidates(state, seat) if state.lead is None else \
+                _follow_candidates(state, seat)
+            return _keeping_calls(state, seat, ranked, spent)[0]
     return best
 
 
@@ -67,9 +71,6 @@ def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
         ranked = _lead_candidates(state, seat)
     else:
         ranked = _follow_candidates(state, seat)
-    spent = _calls_it_would_spend(state, seat)
-    if spent:
-        ranked = _keeping_calls(state, seat, ranked, spent)
     return distinct(ranked, limit)
 
 
@@ -79,7 +80,9 @@ def _calls_it_would_spend(state: PlayState, seat: int) -> dict[Card, int] | None
     """find-friends: the open calls a play by ``seat`` would answer without making a
     friend, as card -> the copies a play must hold to answer it. Only a seat every other
     seat knows to defend (the dealer, a friend found) spends a call so: the dealer's side
-    is then a friend short for the rest of the hand."""
+    is then a friend short for the rest of the hand. (Easy's own decisions keep the
+    calls; the search and its play-outs do not: with them, normal won fewer seat-hands,
+    docs/ai.md.)"""
     if state.settled or not state.calls or seat not in state.defenders:
         return None
     hand = state.hands[seat]

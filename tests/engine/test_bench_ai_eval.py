@@ -1,9 +1,12 @@
-"""``bench/ai_eval.py --lone``: one seat's player changed, everything else the same."""
+"""``bench/ai_eval.py``: ``--lone`` (one seat's player changed, everything else the same)
+and ``--without`` (a player with a function of the computer players switched off)."""
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
+
+import pytest
 
 
 def _bench() -> ModuleType:
@@ -43,3 +46,34 @@ def test_in_three_bid_the_lone_seat_is_the_bid_s_winner_or_an_attacker() -> None
     roles = [bench.play_lone(("three-bid", seed, "easy", "random", None)).role
              for seed in range(100_000, 100_009)]
     assert set(roles) == {"dealer", "attacker"}
+
+
+def test_a_without_player_decides_with_the_named_function_switched_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--without``: B ("easy-without") decides with the function off, A with it on,
+    and it is back on once each decision is made."""
+    bench = _bench()
+    policy = importlib.import_module("engine.ai.policy")
+    original = policy._cheapest_structure
+    decide = bench.choose
+    seen = set()
+
+    def spy(view: object, level: str, seed: int = 0) -> object:
+        seen.add((level, policy._cheapest_structure is original))
+        return decide(view, level, seed)
+
+    monkeypatch.setattr(bench, "choose", spy)
+    bench.switch_off(["engine.ai.policy._cheapest_structure"])
+    try:
+        bench.play_pair(("classic", 100_003, "easy", "easy-without", None))
+    finally:
+        bench.switch_off([])
+    assert seen == {("easy", True), ("easy", False)}
+    assert policy._cheapest_structure is original
+
+
+def test_without_refuses_a_name_that_is_no_function() -> None:
+    bench = _bench()
+    with pytest.raises(SystemExit, match="no such function"):
+        bench.switch_off(["engine.ai.policy.no_such_thing"])
+    assert bench.WITHOUT == []
