@@ -22,7 +22,7 @@ from engine.actions import Action, Bury, Declare, Play, ReturnCards, SwapKitty
 from engine.ai.bidding import choose_bury, choose_declaration, choose_return, choose_swap
 from engine.ai.knowledge import Knowledge
 from engine.ai.phases import decide
-from engine.ai.policy import choose_play
+from engine.ai.policy import choose_easy_play
 from engine.ai.search import Budget, search_bury, search_play
 from engine.ai.table import Cards
 from engine.errors import EngineError
@@ -111,7 +111,7 @@ def choose_cards(view: SeatView, level: Level | str = Level.HARD, seed: int = 0,
     rng = random.Random(seed)
     knowledge = Knowledge.from_view(view)
     if level is Level.EASY and budget is None:
-        cards = choose_play(knowledge.world(rng), knowledge.seat, keep_calls=True)
+        cards = choose_easy_play(knowledge.world(rng), knowledge.seat)
     else:
         cards = search_play(knowledge, rng, budget or BUDGETS[level])
     return _checked(knowledge, cards, rng)

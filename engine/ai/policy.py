@@ -47,21 +47,24 @@ class _RulesOnly:
         self.play_rules = state.prules
 
 
-def choose_play(state: PlayState, seat: int, keep_calls: bool = False) -> Cards:
+def choose_play(state: PlayState, seat: int) -> Cards:
     """The heuristic's play: ``candidates(state, seat, limit=1)[0]``, computing only what
     decides the first candidate (it is the play-out policy: every move of every
-    play-out). ``keep_calls`` (easy's own decision): never the play that spends a
-    friend call of the seat's side (``_calls_it_would_spend``) while another is legal."""
+    play-out)."""
     if state.lead is None:
-        best = _lead_candidates(state, seat, first=True)[0]
-    else:
-        best = _follow_candidates(state, seat, first=True)[0]
-    if keep_calls:
-        spent = _calls_it_would_spend(state, seat)
-        if spent and _spends(best, spent):
-            ranked = _lead_candidates(state, seat) if state.lead is None else \
-                _follow_candidates(state, seat)
-            return _keeping_calls(state, seat, ranked, spent)[0]
+        return _lead_candidates(state, seat, first=True)[0]
+    return _follow_candidates(state, seat, first=True)[0]
+
+
+def choose_easy_play(state: PlayState, seat: int) -> Cards:
+    """Easy's own play: ``choose_play``, but never the play that spends a friend call of
+    the seat's side (``_calls_it_would_spend``) while another is legal."""
+    best = choose_play(state, seat)
+    spent = _calls_it_would_spend(state, seat)
+    if spent and _spends(best, spent):
+        ranked = _lead_candidates(state, seat) if state.lead is None else \
+            _follow_candidates(state, seat)
+        return _keeping_calls(state, seat, ranked, spent)[0]
     return best
 
 
