@@ -17,6 +17,7 @@ friend is made), unless every legal play would.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, combinations
 
@@ -106,14 +107,11 @@ def _keeping_calls(state: PlayState, seat: int, ranked: list[Cards],
     if kept:
         return kept
     hand = state.hands[seat]
-    suit_len: dict[int, int] = {}
-    for card in hand:
-        suit = state.ctx.eff[card.index]
-        suit_len[suit] = suit_len.get(suit, 0) + 1
+    eff = state.ctx.eff
+    suit_len = Counter(eff[card.index] for card in hand)
 
-    def cost(cards: Cards) -> tuple[int, ...]:
-        keys = [_dump_key(c, state, suit_len) for c in cards]
-        return tuple(sum(key[i] for key in keys) for i in range(4))
+    def cost(cards: Cards) -> list[int]:  # (``_dump_key`` summed over the play's cards)
+        return [sum(fields) for fields in zip(*(_dump_key(c, state, suit_len) for c in cards))]
 
     lead = state.lead
     others: list[Cards]

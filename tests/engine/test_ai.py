@@ -21,6 +21,7 @@ from engine.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
 from engine.game import Burying, Dealing, Game, HandOver, MatchOver, Playing, Swapping
 from engine.order import TRUMP, TrumpContext, trump_context
 from engine.rules import ruleset
+from engine.scenarios import build
 from engine.simulate import random_action
 from engine.views import seat_view
 
@@ -405,7 +406,6 @@ def test_the_true_deal_explains_easy_opponents_of_a_hard_seat() -> None:
 def _friend_holding_the_second_call(history: list[tuple[int, str]], friend_hand: str) -> Game:
     """Six seats, three decks: the dealer (seat 0) called the first AH and the first AD;
     seat 2 played an AH and is the friend; the AD call is open, and seat 2 holds an AD."""
-    from engine.scenarios import build
     hands = ["KD 3S 5H", "QD 7C 8C", friend_hand, "JD 9C 10H", "9D 8H 7H", "8D 3H 4H"]
     game = build({"preset": "find-friends", "options": {"players": 6, "decks": 3},
                   "position": {"level": "2", "trump": "S", "dealer": 0,
