@@ -109,10 +109,17 @@ class _Replay:
         ctx = knowledge.ctx
         prules = knowledge.prules
         start = self.start_hands(hands)
+        # (in a made-up position some unseen cards are nowhere, and this world's are not
+        # every world's: the cards it left out count as unplayed too, as they do for
+        # ``Knowledge.world_from``, so that any world can be dealt on the boards)
+        sampled = Counter(c for s, h in enumerate(hands) if s != seat for c in h)
+        if not knowledge.kitty_known:
+            sampled.update(kitty)
+        left_out = list((knowledge.unseen - sampled).elements())
         board = PlayState(knowledge.rules, prules, ctx, view.dealer, self.taker, start,
                           list(kitty), self.history[0][0][0],
-                          remaining=PlayState.tally(list(kitty) + [c for h in start for c in h],
-                                                    ctx),
+                          remaining=PlayState.tally([*kitty, *(c for h in start for c in h),
+                                                     *left_out], ctx),
                           voids=[set() for _ in range(view.players)],
                           calls=knowledge.calls(at_start=True), bid=view.bid,
                           decomposed=knowledge.decomposed)

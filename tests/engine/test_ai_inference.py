@@ -27,7 +27,7 @@ from engine.ai.inference import (
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_play
 from engine.ai.table import Cards, PlayState
-from engine.cards import Card, format_cards, parse_cards
+from engine.cards import ALL_CARDS, Card, Rank, Suit, format_cards, parse_cards
 from engine.game import Burying, Game, Playing
 from engine.rules import DeclarationStyle, ruleset
 from engine.shapes import holding_of
@@ -326,3 +326,28 @@ def test_guided_worlds_selected_are_the_likeliest_of_more() -> None:
     chosen = guided_worlds(knowledge, random.Random(5), 4, recent=1, select=3)
     assert [(w.hands, w.kitty) for w in chosen] == \
         [(dealt[n].hands, dealt[n].kitty) for n in best]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_guided_worlds_of_a_made_up_position_with_cards_nowhere(seed: int) -> None:
+    # Short hands and no kitty taken: most of the pack is nowhere, so each world leaves
+    # out other cards, and the replay's boards must deal every world's (a puzzle's
+    # position, as ``Game.from_position`` makes for tests and scenarios).
+    rules = ruleset("classic")
+    pack = sorted(Counter(dict.fromkeys(ALL_CARDS, rules.decks)).elements(),
+                  key=lambda c: c.index)
+    random.Random(seed).shuffle(pack)
+    hands = [pack[k * 5:(k + 1) * 5] for k in range(4)]
+    game = Game.from_position(rules, level=Rank.TWO, trump=Suit.SPADES, dealer=0,
+                              hands=hands, kitty=pack[20:28])
+    rng = random.Random(seed)
+    game.apply(random_action(game, rng))  # seat 0 leads: a play to read
+    knowledge = Knowledge.from_view(seat_view(game, 1))
+    worlds = guided_worlds(knowledge, random.Random(seed), 6)
+    assert len(worlds) == 6
+    for world in worlds:
+        assert world.hands[1] == sorted(hands[1], key=lambda c: c.index)
+        assert all(len(world.hands[s]) == len(game.state.phase.hands[s]) for s in (2, 3))
+    action = ai.choose(seat_view(game, 1), "hard", seed)
+    assert isinstance(action, Play) and action.seat == 1
+    game.apply(action)  # the engine accepts it
