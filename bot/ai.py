@@ -5,9 +5,10 @@ seat would see. ``easy`` (the heuristic) runs inline; ``normal`` and ``hard`` (s
 run in a worker process pool so the event loop keeps answering other tables. They decide
 every phase: declaring, burying, the changzhu swap and play, and in find-friends and
 three-bid bidding, naming the trump, calling friends and the level transfer
-(``engine.ai.phases``). A decision that the engine would refuse (it should never
-happen) falls back to a legal one, so a table never stalls: the after-hand choice's
-default (``bot.table_data.after_hand_default``: no level moves), else a random one.
+(``engine.ai.phases``). A decision that the engine would refuse, or a computer player
+that fails (neither should ever happen), falls back to a legal one, so a table never
+stalls: the after-hand choice's default (``bot.table_data.after_hand_default``: no level
+moves), else a random one.
 """
 
 from __future__ import annotations
@@ -37,10 +38,17 @@ class EngineDeciders:
         self.pool = pool
 
     async def _choose(self, game: Game, seat: int, level: str, seed: int) -> Action | None:
+        """The computer player's decision; None where it failed (logged with its
+        traceback), so that the caller's legal fallback plays instead."""
         view = seat_view(game, seat)
-        if level == "easy":
-            return choose(view, level, seed)
-        return await self.pool.choose(view, level, seed, loop=asyncio.get_running_loop())
+        try:
+            if level == "easy":
+                return choose(view, level, seed)
+            return await self.pool.choose(view, level, seed, loop=asyncio.get_running_loop())
+        except Exception:  # (a fault of the computer player must not stall its table)
+            log.exception("the %s computer player in seat %d failed; choosing another way",
+                          level, seat)
+            return None
 
     async def decide(self, game: Game, seat: int, level: str, seed: int) -> Action:
         """``seat``'s decision now (the game waits for it): the computer player's, if the

@@ -323,6 +323,9 @@ class _Guide:
             tail[who] = list(cards) + tail[who]
             self.later.append([list(t) for t in tail])
         self.later.reverse()
+        if not self.later:  # (nothing played yet: the burial alone is read, from the
+            # hands now; the dealer leads first where the partner took the kitty)
+            self.later = [[[] for _ in range(players)]]
         self.steps_of: list[list[int]] = [[] for _ in range(players)]  # the read steps
         for j, step in enumerate(replay.steps):
             if step.board is not None:
@@ -331,8 +334,7 @@ class _Guide:
                            Cards | None] = {}
         self.burials: dict[tuple[int, ...], Counter[Card]] = {}
         # (the indices of the cards the taker played, for ``burial_of``'s key)
-        self.taker_played = [c.index for c in self.later[0][replay.taker]] \
-            if self.later else []
+        self.taker_played = [c.index for c in self.later[0][replay.taker]]
 
     def hand_at(self, j: int, seat: int, now: list[list[Card]]) -> list[Card]:
         return sorted(now[seat] + self.later[j][seat], key=card_index)

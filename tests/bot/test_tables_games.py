@@ -265,6 +265,41 @@ async def test_a_refused_decision_falls_back_to_a_legal_one_in_every_new_phase(
         assert action == after_hand_default(game.phase)
 
 
+class FailingPool(AiPool):
+    """A worker pool whose computer player raises (as a fault in its search would)."""
+
+    async def choose(self, *args: Any, **kwargs: Any) -> Action | None:
+        raise IndexError("list index out of range")
+
+
+def _failing_easy(*args: Any, **kwargs: Any) -> Action | None:
+    raise IndexError("list index out of range")
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+async def test_a_computer_player_that_fails_is_logged_and_a_legal_play_goes_on(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+        level: str) -> None:
+    """Was: an exception from the computer player (hard's inference, on a first lead
+    with the kitty buried by the dealer's partner) went up to the table's clock, which
+    tried the same decision again and again: the table stalled."""
+    game = _game_reaching("classic", {}, Playing)
+    seat = _table_of(game).actor()
+    assert seat is not None
+    dealing = Game(ruleset("classic"), 5)
+    monkeypatch.setattr("bot.ai.choose", _failing_easy)
+    with FailingPool(1) as pool, caplog.at_level(logging.ERROR, logger="bot.ai"):
+        action = await EngineDeciders(pool).decide(game, seat, level, 5)
+        declared = await EngineDeciders(pool).declaration(dealing, 0, level, 5)
+    assert isinstance(action, Play) and action.seat == seat
+    apply(game.state, action)  # legal: no EngineError
+    assert declared is None  # (a failed declaration is none: the deal goes on)
+    failures = [r for r in caplog.records if r.name == "bot.ai"]
+    assert len(failures) == 2
+    assert all(r.exc_info and r.exc_info[0] is IndexError for r in failures)
+    assert f"{level} computer player in seat {seat} failed" in failures[0].getMessage()
+
+
 @NEW_PHASES
 @pytest.mark.parametrize("level", ["easy", "normal"])
 async def test_a_computer_player_decides_every_new_phase_by_itself_and_legally(

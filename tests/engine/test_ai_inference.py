@@ -351,3 +351,26 @@ def test_guided_worlds_of_a_made_up_position_with_cards_nowhere(seed: int) -> No
     action = ai.choose(seat_view(game, 1), "hard", seed)
     assert isinstance(action, Play) and action.seat == 1
     game.apply(action)  # the engine accepts it
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_leads_the_first_trick_when_the_dealers_partner_buried(seed: int) -> None:
+    # Was: with ``kitty_taker = partner_if_dealer_declared`` the dealer leads a hand whose
+    # kitty the partner buried; hard's inference read that burial with no play made yet
+    # and failed (IndexError), and the bot's table stalled on that first lead.
+    rules = ruleset("classic", kitty_taker="partner_if_dealer_declared")
+    pack = sorted(Counter(dict.fromkeys(ALL_CARDS, rules.decks)).elements(),
+                  key=lambda c: c.index)
+    random.Random(seed).shuffle(pack)
+    hands = [pack[k * 25:(k + 1) * 25] for k in range(4)]
+    game = Game.from_position(rules, level=Rank.TWO, trump=Suit.SPADES, dealer=0, taker=2,
+                              hands=hands, kitty=pack[100:])
+    view = seat_view(game, 0)
+    assert (view.turn, view.kitty_taker) == (0, 2)  # (the premise)
+    knowledge = Knowledge.from_view(view)
+    assert not knowledge.kitty_known
+    worlds = guided_worlds(knowledge, random.Random(seed), 4)
+    assert all(len(w.kitty) == rules.kitty_size for w in worlds)
+    action = ai.choose(view, "hard", seed)
+    assert isinstance(action, Play) and action.seat == 0
+    game.apply(action)
