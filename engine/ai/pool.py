@@ -15,6 +15,7 @@ import multiprocessing.connection
 import os
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from engine.actions import Action
@@ -54,7 +55,11 @@ def _exit_with(sentinel: int) -> None:
 
 class AiPool:
     def __init__(self, workers: int | None = None) -> None:
-        self._executor = ProcessPoolExecutor(max_workers=workers, initializer=_warm)
+        self._workers = workers
+        self._executor = self._new_executor()
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self._workers, initializer=_warm)
 
     def submit(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0
                ) -> Future[Action | None]:
@@ -62,8 +67,19 @@ class AiPool:
 
     async def choose(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
                      loop: _Loop) -> Action | None:
-        result: Action | None = await loop.run_in_executor(
-            self._executor, _work, view, Level(level).value, seed)
+        """The decision, made in a worker. A pool whose worker died (killed, out of
+        memory) refuses every task after: it is replaced once and the decision asked
+        again, so that one lost worker does not end the computer players' search."""
+        executor = self._executor
+        try:
+            result: Action | None = await loop.run_in_executor(
+                executor, _work, view, Level(level).value, seed)
+        except BrokenProcessPool:
+            if self._executor is executor:  # (not replaced by another decision already)
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._new_executor()
+            result = await loop.run_in_executor(
+                self._executor, _work, view, Level(level).value, seed)
         return result
 
     def close(self) -> None:

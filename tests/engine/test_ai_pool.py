@@ -9,9 +9,11 @@ the loop kept ticking; the latency figure itself is printed by
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 
-from engine.actions import Deal, EndDeal
+from engine.actions import Bury, Deal, EndDeal
 from engine.ai import AiPool
 from engine.game import Burying, Dealing, Game, HandOver, Playing, Swapping
 from engine.rules import ruleset
@@ -72,3 +74,26 @@ def test_submit_gives_a_future() -> None:
     game = Game(ruleset("classic"), 1, dealer=0)
     with AiPool(1) as pool:
         assert pool.submit(seat_view(game, 0), "easy", 0).result() is None  # nothing dealt
+
+
+def test_a_worker_killed_is_replaced_and_the_decision_made() -> None:
+    """Was: a worker process that died (SIGKILL, out of memory) broke the pool for good:
+    every later search decision of every table raised BrokenProcessPool."""
+    game = Game(ruleset("classic"), 3, dealer=0)
+    while isinstance(game.phase, Dealing):
+        phase = game.phase
+        game.apply(Deal(4) if phase.stock else EndDeal())
+    view = seat_view(game, 0)  # the dealer buries: a search decision
+
+    async def run() -> tuple[object, object]:
+        loop = asyncio.get_running_loop()
+        with AiPool(1) as pool:
+            first = await pool.choose(view, "normal", 1, loop=loop)
+            for worker in list(pool._executor._processes.values()):  # type: ignore[union-attr]
+                os.kill(worker.pid, signal.SIGKILL)
+                worker.join()
+            again = await pool.choose(view, "normal", 1, loop=loop)
+        return first, again
+
+    first, again = asyncio.run(run())
+    assert isinstance(first, Bury) and again == first
