@@ -88,7 +88,11 @@ def rank_plays(game: Game, seat: int, plays: list[tuple[Card, ...]]) -> list[tup
     player's choice for this seat first (from the seat's own view), then the rest."""
     if not plays or not isinstance(game.phase, Playing):
         return plays
-    best = as_multiset(choose_cards(seat_view(game, seat), "easy", 0))
+    try:
+        best = as_multiset(choose_cards(seat_view(game, seat), "easy", 0))
+    except Exception:  # (the person's hand panel and autocomplete must still show)
+        log.exception("the heuristic failed to rank seat %d's plays; listed unranked", seat)
+        return plays
     first: list[tuple[Card, ...]] = []
     rest: list[tuple[Card, ...]] = []
     for play in plays:

@@ -108,6 +108,20 @@ def test_the_hand_panel_lists_the_heuristic_choice_first_and_every_play() -> Non
     assert ranked_first  # (the choice was moved up at least once, not found first already)
 
 
+def test_the_plays_are_listed_unranked_when_the_heuristic_fails(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fault of the heuristic must not take a person's hand panel or autocomplete."""
+    game = _game_reaching("classic", {}, Playing)
+    seat = _table_of(game).actor()
+    assert seat is not None
+    plays = legal_plays(game, seat)
+    monkeypatch.setattr("bot.ai.choose_cards", _failing_easy)
+    with caplog.at_level(logging.ERROR, logger="bot.ai"):
+        assert rank_plays(game, seat, plays) == plays
+    (failure,) = [r for r in caplog.records if r.name == "bot.ai"]
+    assert failure.exc_info and failure.exc_info[0] is IndexError
+
+
 def test_every_preset_the_engine_plays_is_hosted() -> None:
     assert tuple(PRESETS) == HOSTED_PRESETS
 
