@@ -15,11 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import ai
 from engine.actions import NextHand
 from engine.errors import EngineError
-from engine.game import Game, MatchOver, Transferring
+from engine.game import Game, HandOver, MatchOver, Playing, Transferring
 from engine.rules import PRESETS, Ruleset, ruleset
 from engine.simulate import play_random_hand, random_action
+from engine.views import seat_view
 
 #: Every option a person may name (``preset`` is the command's own choice).
 OPTIONS = [f.name for f in fields(Ruleset) if not f.name.startswith("_") and f.name != "preset"]
@@ -174,3 +176,39 @@ def test_a_list_option_is_emptied_by_none_or_the_dash_the_rules_show(empty: str)
 def test_a_yes_or_no_is_taken_as_the_chinese_rules_show_it() -> None:
     assert ruleset("classic", reinforce="否").reinforce is False
     assert ruleset("classic", level_transfer="是").level_transfer is True
+
+
+@given(preset=st.sampled_from(sorted(PRESETS)),
+       options=st.dictionaries(st.sampled_from(sorted(VALID)), st.none(), min_size=1,
+                               max_size=4).flatmap(lambda names: st.fixed_dictionaries(
+                                   {name: VALID[name] for name in names})),
+       level=st.sampled_from(["easy", "normal", "hard"]), seed=st.integers(0, 10**6))
+@settings(max_examples=20, deadline=None)
+def test_any_ruleset_the_options_give_the_computer_players_play_its_hand(
+        preset: str, options: dict[str, Any], level: str, seed: int) -> None:
+    """Every decision of a hand and of what follows it is the computer players', and the
+    engine takes each (``level`` for the decisions before the second trick, where each
+    kind of the game's own choices comes once; easy after). Was: with
+    ``kitty_taker = partner_if_dealer_declared``, hard could not lead the first trick
+    (``test_hard_leads_the_first_trick_when_the_dealers_partner_buried``)."""
+    try:
+        rules = ruleset(preset, **options)
+    except EngineError:
+        return
+    game = Game(rules, seed)
+    rng = random.Random(seed)
+    asked = level
+    while not isinstance(game.phase, (MatchOver, HandOver)):
+        phase = game.phase
+        if isinstance(phase, Playing) and phase.tricks:
+            asked = "easy"
+        for seat in range(rules.players):
+            action = ai.choose(seat_view(game, seat), asked, seed)
+            if action is not None:
+                break
+        else:
+            action = random_action(game, rng)  # the table's own steps: the deal
+            assert action is not None
+        game.apply(action)  # an illegal decision raises EngineError
+    if isinstance(game.phase, HandOver):
+        game.apply(NextHand())
