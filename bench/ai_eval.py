@@ -150,18 +150,23 @@ def switch_off(names: list[str]) -> None:
     """Sets ``WITHOUT`` (in each worker process too), checking that every name is a
     function of an importable module."""
     for name in names:
-        module, _, attr = name.rpartition(".")
-        if not callable(getattr(importlib.import_module(module), attr, None)):
+        module, attr = _module_and_name(name)
+        if not callable(getattr(module, attr, None)):
             raise SystemExit(f"--without {name}: no such function")
     WITHOUT[:] = names
+
+
+def _module_and_name(name: str) -> tuple[object, str]:
+    """``MODULE.FUNCTION``: the module (imported) and the function's name in it."""
+    module, _, attr = name.rpartition(".")
+    return importlib.import_module(module), attr
 
 
 @contextmanager
 def _switched_off(names: list[str]) -> Iterator[None]:
     saved = []
     for name in names:
-        module_name, _, attr = name.rpartition(".")
-        module = importlib.import_module(module_name)
+        module, attr = _module_and_name(name)
         saved.append((module, attr, getattr(module, attr)))
         setattr(module, attr, _off)
     try:

@@ -63,19 +63,20 @@ def choose_easy_play(state: PlayState, seat: int) -> Cards:
     best = choose_play(state, seat)
     spent = _calls_it_would_spend(state, seat)
     if spent and _spends(best, spent):
-        ranked = _lead_candidates(state, seat) if state.lead is None else \
-            _follow_candidates(state, seat)
-        return _keeping_calls(state, seat, ranked, spent)[0]
+        return _keeping_calls(state, seat, _ranked(state, seat), spent)[0]
     return best
 
 
 def candidates(state: PlayState, seat: int, limit: int = 8) -> list[Cards]:
     """Plays for ``seat`` (whose turn it is), best first, at most ``limit``, all legal."""
+    return distinct(_ranked(state, seat), limit)
+
+
+def _ranked(state: PlayState, seat: int) -> list[Cards]:
+    """Every candidate of the seat's lead or follow, best first (repeats included)."""
     if state.lead is None:
-        ranked = _lead_candidates(state, seat)
-    else:
-        ranked = _follow_candidates(state, seat)
-    return distinct(ranked, limit)
+        return _lead_candidates(state, seat)
+    return _follow_candidates(state, seat)
 
 
 # -- called friends ----------------------------------------------------------------------
