@@ -11,6 +11,7 @@ import aiohttp
 import discord
 import yarl
 
+from bot import logs
 from bot.client import ShengjiBot
 from bot.config import TOKEN_STEPS, ConfigError, Settings
 from bot.retry import reason, stopped_within, waits
@@ -42,8 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.store.transfer import command
 
         return command(args[1:])
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
-                        "%(message)s")
+    logs.configure()
     try:
         settings = Settings.from_env()
     except ConfigError as exc:

@@ -33,7 +33,8 @@ log = logging.getLogger("bot.store")
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 _MIGRATION_LOCK = 0x5368656E676A69  # "Shengji": the advisory lock held while migrating
-_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+#: The driver's errors (about the server, never built from a row's content)
+DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 #: What says the server cannot be reached now (no route, no name resolution, a refused
 #: connection, no socket file yet, starting up or shutting down), as opposed to an answer
 #: that will not change by trying again (a wrong password, no such database or role, a
@@ -145,7 +146,7 @@ class PostgresStore(GameLogStore, PlayerStatsStore):
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
                                              timeout=15, command_timeout=60)
-        except (TimeoutError, *_DRIVER_ERRORS, ValueError) as exc:
+        except (TimeoutError, *DRIVER_ERRORS, ValueError) as exc:
             raise _failed(f"cannot connect to the PostgreSQL database {name}", exc) from None
         store = cls(pool, name, clock)
         try:
@@ -260,12 +261,12 @@ class PostgresStore(GameLogStore, PlayerStatsStore):
         try:
             async with pool.acquire() as conn, conn.transaction():
                 yield _PostgresTx(conn)
-        except _DRIVER_ERRORS as exc:
+        except DRIVER_ERRORS as exc:
             raise _failed(f"database error while {doing}", exc) from None
 
     async def _fetch(self, doing: str, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         pool = self._live()
         try:
             return [tuple(r) for r in await pool.fetch(_numbered(sql), *params)]
-        except _DRIVER_ERRORS as exc:
+        except DRIVER_ERRORS as exc:
             raise _failed(f"database error while {doing}", exc) from None

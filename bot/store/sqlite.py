@@ -26,6 +26,9 @@ from bot.store.records import StoreError
 from bot.store.sql import GameLogStore, log, utc_now
 from bot.store.stats import PlayerStatsStore
 
+#: The driver's errors (about the file, a statement or a lock, never a row's content)
+DRIVER_ERRORS = (sqlite3.Error,)
+
 
 def split_statements(migration: Migration) -> list[str]:
     """A migration's script split into complete statements (triggers stay whole)."""
