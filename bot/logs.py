@@ -46,6 +46,9 @@ class CardFreeFormatter(logging.Formatter):
         if exc_type is None or exc is None:
             return super().formatException(ei)
         shown = traceback.TracebackException(exc_type, exc, tb)
+        if not hasattr(shown, "_str"):  # (a Python whose TracebackException changed)
+            return "Traceback (most recent call last):\n" + "".join(traceback.format_tb(tb)) \
+                + f"{exc_type.__qualname__}: {WITHHELD}"
         for part in _chain(shown):
             kind = part.exc_type or BaseException
             # DEP-WARN: ``_str`` is the message TracebackException prints (3.11-3.13)

@@ -9,8 +9,12 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.logs import WITHHELD, CardFreeFormatter
 from bot.store import StoreError
@@ -77,6 +81,24 @@ def test_a_worker_process_fault_keeps_its_frames_and_withholds_its_message() -> 
     assert "10H" not in text, text
     assert "in _process_worker" in text  # the worker's frames are kept
     assert text.count(f"KeyError: {WITHHELD}") == 2  # the worker's and the one raised here
+
+
+def test_without_the_message_attribute_only_the_frames_and_the_type_are_logged(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a Python whose ``TracebackException`` keeps its message elsewhere, nothing of it."""
+    original = traceback.TracebackException.__init__
+
+    def without_message(self: traceback.TracebackException, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        del self._str  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(traceback.TracebackException, "__init__", without_message)
+    try:
+        _hand_lookup()
+    except KeyError as exc:
+        text = _logged(exc)
+    assert "in _hand_lookup" in text and text.endswith(f"KeyError: {WITHHELD}")
+    assert "10H" not in text.replace('parse_card("10H")', "")
 
 
 def test_errors_of_the_outside_world_keep_their_message() -> None:
