@@ -49,30 +49,36 @@ class CardFreeFormatter(logging.Formatter):
         if not hasattr(shown, "_str"):  # (a Python whose TracebackException changed)
             return "Traceback (most recent call last):\n" + "".join(traceback.format_tb(tb)) \
                 + f"{exc_type.__qualname__}: {WITHHELD}"
-        for part in _chain(shown):
-            kind = part.exc_type or BaseException
+        for part, error in _chain(shown, exc):
             # DEP-WARN: ``_str`` is the message TracebackException prints (3.11-3.13)
             message: str = part._str  # type: ignore[attr-defined]
-            if issubclass(kind, _RemoteTraceback):  # a worker process's traceback, as text
+            if isinstance(error, _RemoteTraceback):  # a worker process's traceback, as text
                 message = remote_withheld(message)
-            elif not issubclass(kind, OUTSIDE_ERRORS) and message:
+            elif not isinstance(error, OUTSIDE_ERRORS) and message:
                 message = WITHHELD
             part._str = message  # type: ignore[attr-defined]
         return "".join(shown.format()).rstrip("\n")
 
 
-def _chain(shown: traceback.TracebackException) -> Iterator[traceback.TracebackException]:
-    """The exception and every exception printed with it: causes, contexts, a group's."""
+def _chain(shown: traceback.TracebackException, exc: BaseException
+           ) -> Iterator[tuple[traceback.TracebackException, BaseException]]:
+    """Each exception printed (the exception, its causes and contexts, a group's members)
+    beside the exception it prints."""
     seen: set[int] = set()
-    waiting = [shown]
+    waiting = [(shown, exc)]
     while waiting:
-        part = waiting.pop()
+        part, error = waiting.pop()
         if id(part) in seen:
             continue
         seen.add(id(part))
-        yield part
-        waiting.extend(p for p in (part.__cause__, part.__context__) if p is not None)
-        waiting.extend(part.exceptions or ())
+        yield part, error
+        for linked, linked_error in ((part.__cause__, error.__cause__),
+                                     (part.__context__, error.__context__)):
+            if linked is not None and linked_error is not None:
+                waiting.append((linked, linked_error))
+        if part.exceptions and isinstance(error, BaseExceptionGroup):
+            # (TracebackException keeps a group's first members, in order)
+            waiting.extend(zip(part.exceptions, error.exceptions, strict=False))
 
 
 #: An exception's line: its type's name (Python's ends so), then its message if any.
