@@ -98,9 +98,9 @@ def rss_kib(pid: int) -> int:
 
 
 def pss_kib(pid: int) -> int:
-    """The process's proportional share of memory: pages shared with its parent or other
-    workers (forked, copy-on-write) are split between them, so the sum over processes
-    is what they take together."""
+    """The process's proportional share of memory: pages it shares with other processes
+    (the workers share the fork server's, copy-on-write) are split between them, so the
+    sum over processes is what they take together."""
     with open(f"/proc/{pid}/smaps_rollup") as f:
         for line in f:
             if line.startswith("Pss:"):
@@ -122,17 +122,21 @@ def run_delay(pid: int) -> float:
 
 
 def children(pid: int) -> list[int]:
-    """The process's child processes (the bot's picture and computer-player workers)."""
-    found = []
+    """The process's descendants: the bot's fork server and the picture and
+    computer-player workers it started."""
+    parents: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError):
                 continue
-            if ppid == pid:
-                found.append(int(entry))
+    found: list[int] = []
+    below = {pid}
+    while below:
+        below = {child for child, parent in parents.items() if parent in below}
+        found += sorted(below)
     return found
 
 

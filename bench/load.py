@@ -17,10 +17,10 @@ watches. Printed per K, over the measured window (after every table has started)
 * each command's acknowledgement time (p50/p90/p95/p99/max; ``hand`` is acknowledged
   before its picture is drawn, so "hand shown" is the time to the picture too);
 * the bot's CPU (user + system seconds per wall second) of its main process and of its
-  workers (pictures, computer players), and the share of the time its event loop waited,
-  runnable, for a core;
-* its memory (PSS: RSS with the pages the forked workers share split between them; main
-  + workers), and the growth since before the tables, per table;
+  workers (pictures, computer players, and the fork server that starts them), and the
+  share of the time its event loop waited, runnable, for a core;
+* its memory (PSS: RSS with the pages the workers share split between them; main +
+  workers), and the growth since before the tables, per table;
 * hands per minute (hand results posted, all tables; a hand lasts about two minutes at
   normal pace, so give it ``--seconds 150`` or more), cards played per minute (from the
   bot's action log) and table pictures uploaded per second.

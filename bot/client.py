@@ -73,8 +73,8 @@ class ShengjiBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.setting_up = True
-        # pictures are drawn in a worker process, away from the event loop (started first:
-        # it forks before the store's thread exists)
+        # pictures are drawn in a worker process, away from the event loop (started first,
+        # so that it is warm for the first picture)
         self.pictures = PictureWorkers(workers=1)
         self.store = await self._open_store()
         # before anything is restored: no other live process may act on these tables

@@ -37,7 +37,7 @@ from bot.text.events import (
 )
 from bot.tree import as_typed
 from bot.ui.cards_input import hand_order
-from engine.ai.pool import end_with_parent
+from engine.ai.pool import end_with_parent, worker_pool
 from engine.cards import Card, Rank, parse_cards
 from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.order import TrumpContext
@@ -80,9 +80,8 @@ class PictureWorkers:
         self._executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
-        executor = ProcessPoolExecutor(max_workers=self._workers, initializer=end_with_parent)
-        # fork the worker now (at start: before the bot starts its threads), warm its caches
-        executor.submit(_warm)
+        executor = worker_pool(self._workers, end_with_parent)
+        executor.submit(_warm)  # start the worker now, and warm its caches
         return executor
 
     @property

@@ -14,6 +14,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -39,6 +40,14 @@ def _warm() -> None:
     end_with_parent()
 
 
+def worker_pool(workers: int | None, initializer: Callable[[], None]) -> ProcessPoolExecutor:
+    """Worker processes started by the fork server: never forked from the calling process,
+    which by then runs threads (a store's, an executor's) that may hold a lock the fork
+    would copy locked into the worker for good. (Python's own default from 3.14.)"""
+    return ProcessPoolExecutor(max_workers=workers, initializer=initializer,
+                               mp_context=multiprocessing.get_context("forkserver"))
+
+
 def end_with_parent() -> None:
     """In a worker process: end it when the process that started it is gone (even by
     SIGKILL, when nothing could shut the pool down)."""
@@ -59,7 +68,7 @@ class AiPool:
         self._executor = self._new_executor()
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self._workers, initializer=_warm)
+        return worker_pool(self._workers, _warm)
 
     def submit(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0
                ) -> Future[Action | None]:

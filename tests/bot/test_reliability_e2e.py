@@ -13,12 +13,14 @@ from tests.bot.harness import answered, create_and_start, running_bot, wait_unti
 pytestmark = pytest.mark.asyncio
 
 
-def _children(pid: int) -> list[int]:
+def _descendants(pid: int) -> list[int]:
+    """The process's children, theirs, and so on (the workers are the fork server's)."""
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(x) for x in f.read().split()]
+            children = [int(x) for x in f.read().split()]
     except FileNotFoundError:
         return []
+    return children + [d for child in children for d in _descendants(child)]
 
 
 def _running(pid: int) -> bool:
@@ -44,9 +46,10 @@ async def test_a_hard_computers_worker_process_ends_with_the_bot(tmp_path: Path,
         await create_and_start(world, alice, create=False)
         proc = world.bot.proc
         assert proc is not None
-        # the picture worker from the start, the computers' once a decision was asked
-        await wait_until(lambda: len(_children(proc.pid)) >= 2, timeout=60)
-        workers = _children(proc.pid)
+        # the fork server, the picture worker from the start, the computers' once a
+        # decision was asked
+        await wait_until(lambda: len(_descendants(proc.pid)) >= 3, timeout=60)
+        workers = _descendants(proc.pid)
         if stop == "SIGKILL":
             proc.kill()
             await proc.wait()
