@@ -10,7 +10,6 @@ import subprocess
 import sys
 import textwrap
 import traceback
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 
 from bot.logs import WITHHELD, CardFreeFormatter
 from bot.store import StoreError
+from engine.ai.pool import end_with_parent, worker_pool
 from engine.cards import parse_card
 from engine.errors import EngineError
 
@@ -71,7 +71,7 @@ def test_every_exception_of_a_chain_and_a_group_has_its_message_withheld() -> No
 def test_a_worker_process_fault_keeps_its_frames_and_withholds_its_message() -> None:
     """The computer players and the pictures run in worker processes: their faults come
     back with the worker's traceback as text, which names the card too."""
-    with ProcessPoolExecutor(1) as pool:
+    with worker_pool(1, end_with_parent) as pool:
         future = pool.submit(operator.getitem, {parse_card("AS"): 1}, parse_card("10H"))
         try:
             future.result()
