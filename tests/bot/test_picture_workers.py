@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from bot.ui.render import PictureWorkers, ThreadPictures
 from engine.game import Game
 from engine.rules import ruleset
 from engine.simulate import random_action
+from tests.held_lock import held_by_another_thread, lock_is_free
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,38 +36,13 @@ def _named(name: str) -> tuple[str, int]:
     return name, os.getpid()
 
 
-#: A lock another thread of this process holds while a worker starts (as the store's thread
-#: or an executor's may hold one of theirs in the bot).
-_HELD = threading.Lock()
-
-
-def _lock_is_free() -> bool:
-    """In the worker: can the lock be taken? (A worker forked from this process would have
-    it copied locked, with no thread there to release it: a deadlock.)"""
-    if _HELD.acquire(timeout=2):
-        _HELD.release()
-        return True
-    return False
-
-
 async def test_a_worker_does_not_inherit_a_lock_another_thread_holds() -> None:
-    taken, done = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with _HELD:
-            taken.set()
-            done.wait(60)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    taken.wait(10)
-    workers = PictureWorkers(1)
-    try:
-        assert await asyncio.wait_for(workers.draw(True, _lock_is_free), timeout=60)
-    finally:
-        done.set()
-        holder.join()
-        workers.close()
+    with held_by_another_thread():
+        workers = PictureWorkers(1)
+        try:
+            assert await asyncio.wait_for(workers.draw(True, lock_is_free), timeout=60)
+        finally:
+            workers.close()
 
 
 async def test_a_hand_waiting_for_the_worker_goes_before_the_table_refreshes() -> None:

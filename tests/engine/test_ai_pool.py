@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import threading
 import time
 
 from engine.actions import Bury, Deal, EndDeal
@@ -19,6 +18,7 @@ from engine.ai import AiPool
 from engine.game import Burying, Dealing, Game, HandOver, Playing, Swapping
 from engine.rules import ruleset
 from engine.views import seat_view
+from tests.held_lock import held_by_another_thread, lock_is_free
 
 TABLES = 3
 DECISIONS = 5  # card plays per table (a whole hand would make the test slow)
@@ -100,33 +100,7 @@ def test_a_worker_killed_is_replaced_and_the_decision_made() -> None:
     assert isinstance(first, Bury) and again == first
 
 
-#: A lock another thread holds while the pool's worker starts (as the bot's store thread
-#: may hold one of its own).
-_HELD = threading.Lock()
-
-
-def _lock_is_free() -> bool:
-    if _HELD.acquire(timeout=2):
-        _HELD.release()
-        return True
-    return False  # copied locked into a worker forked from this process: a deadlock
-
-
 def test_a_worker_does_not_inherit_a_lock_another_thread_holds() -> None:
-    taken, done = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with _HELD:
-            taken.set()
-            done.wait(60)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    taken.wait(10)
-    try:
-        with AiPool(1) as pool:
-            # (the pool's own executor: its tasks are decisions, this one asks the lock)
-            assert pool._executor.submit(_lock_is_free).result(timeout=60)
-    finally:
-        done.set()
-        holder.join()
+    with held_by_another_thread(), AiPool(1) as pool:
+        # (the pool's own executor: its tasks are decisions, this one asks the lock)
+        assert pool._executor.submit(lock_is_free).result(timeout=60)
