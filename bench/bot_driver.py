@@ -121,7 +121,7 @@ def run_delay(pid: int) -> float:
         return int(f.read().split()[1]) / 1e9
 
 
-def children(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
     """The process's descendants: the bot's fork server and the picture and
     computer-player workers it started."""
     parents: dict[int, int] = {}
@@ -153,7 +153,7 @@ class Usage:
 
     @classmethod
     def read(cls, pid: int) -> Usage:
-        workers = children(pid)
+        workers = descendants(pid)
         cpu, memory = 0.0, 0
         for child in workers:
             try:

@@ -53,7 +53,7 @@ class CardFreeFormatter(logging.Formatter):
             # DEP-WARN: ``_str`` is the message TracebackException prints (3.11-3.13)
             message: str = part._str  # type: ignore[attr-defined]
             if isinstance(error, _RemoteTraceback):  # a worker process's traceback, as text
-                message = remote_withheld(message)
+                message = _remote_withheld(message)
             elif not isinstance(error, OUTSIDE_ERRORS) and message:
                 message = WITHHELD
             part._str = message  # type: ignore[attr-defined]
@@ -86,7 +86,7 @@ _EXCEPTION_LINE = re.compile(
     r"([A-Za-z_][\w.]*(?:Error|Exception|Group|Exit|Interrupt|Iteration|Warning))(:.*)?")
 
 
-def remote_withheld(text: str) -> str:
+def _remote_withheld(text: str) -> str:
     """A worker process's traceback (``concurrent.futures``' text of it) with its frames and
     source lines kept and each exception's message withheld. A line that is neither a
     frame's, its source's nor an exception type's is left out: it may go on a message."""

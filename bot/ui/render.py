@@ -17,11 +17,8 @@ defender or an attacker only once everybody knows it (``SeatView.defenders``,
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import fields
 from typing import Any
 
@@ -37,7 +34,7 @@ from bot.text.events import (
 )
 from bot.tree import as_typed
 from bot.ui.cards_input import hand_order
-from engine.ai.pool import end_with_parent, worker_pool
+from engine.ai.pool import WorkerPool, end_with_parent
 from engine.cards import Card, Rank, parse_cards
 from engine.game import Dealing, HandOver, MatchOver, Playing
 from engine.order import TrumpContext
@@ -61,8 +58,6 @@ from images import (
 )
 from images.table import bid_text, seat_roles
 
-log = logging.getLogger(__name__)
-
 
 class PictureWorkers:
     """Pictures drawn in worker processes, urgent ones (a player's hand) first.
@@ -73,16 +68,11 @@ class PictureWorkers:
     """
 
     def __init__(self, workers: int = 1) -> None:
-        self._workers = workers
         self._free = workers
         self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
             deque(), deque())  # (urgent, the rest)
-        self._executor = self._start()
-
-    def _start(self) -> ProcessPoolExecutor:
-        executor = worker_pool(self._workers, end_with_parent)
-        executor.submit(_warm)  # start the worker now, and warm its caches
-        return executor
+        # (started now, its caches warmed: the first picture a player waits for is quick)
+        self._pool = WorkerPool(workers, end_with_parent, warm=_warm)
 
     @property
     def waiting(self) -> int:
@@ -104,15 +94,9 @@ class PictureWorkers:
                     self._release()  # the worker was handed over as we were cancelled
                 raise
         try:
-            executor = self._executor
-            try:
-                return await asyncio.wrap_future(executor.submit(render, *args, **kwargs))
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start anew
-                if executor is self._executor:
-                    log.warning("a picture worker died: starting new ones")
-                    executor.shutdown(wait=False)
-                    self._executor = self._start()
-                return await asyncio.wrap_future(self._executor.submit(render, *args, **kwargs))
+            drawn: Rendered = await self._pool.run(asyncio.get_running_loop(), render, *args,
+                                                   **kwargs)
+            return drawn
         finally:
             self._release()
 
@@ -127,7 +111,7 @@ class PictureWorkers:
         self._free += 1
 
     def close(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._pool.close()
 
 
 def _warm() -> None:

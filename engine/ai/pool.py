@@ -1,15 +1,17 @@
 """``AiPool``: computer players' decisions in worker processes, away from an event loop.
 
 A search decision takes up to about a second of CPU; run in the bot's event loop it
-would stall every table. ``AiPool`` wraps a ``ProcessPoolExecutor``: ``submit`` returns
-a ``concurrent.futures.Future``; ``choose`` is a coroutine for asyncio. (The engine may
-not import asyncio, so ``choose`` takes the running loop: ``await pool.choose(view,
-level, seed, loop=asyncio.get_running_loop())``, or the caller wraps ``submit`` with
-``asyncio.wrap_future``.)
+would stall every table. ``AiPool`` is a :class:`WorkerPool` (the bot's pictures use one
+too): ``submit`` returns a ``concurrent.futures.Future``; ``choose`` is a coroutine for
+asyncio. (The engine may not import asyncio, so ``choose`` takes the running loop:
+``await pool.choose(view, level, seed, loop=asyncio.get_running_loop())``, or the caller
+wraps ``submit`` with ``asyncio.wrap_future``.)
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -22,6 +24,8 @@ from typing import Any, Protocol
 from engine.actions import Action
 from engine.ai.player import Level, choose
 from engine.views import SeatView
+
+log = logging.getLogger(__name__)
 
 
 class _Loop(Protocol):
@@ -62,37 +66,65 @@ def _exit_with(sentinel: int) -> None:
     os._exit(0)
 
 
-class AiPool:
-    def __init__(self, workers: int | None = None) -> None:
+class WorkerPool:
+    """:func:`worker_pool`'s processes, started anew when one has died (killed, out of
+    memory): a ``ProcessPoolExecutor`` whose worker died refuses every task after, so
+    :meth:`run` replaces it once and asks the task again. ``warm``, if given, is the
+    first task of every new pool (it also starts the workers at once)."""
+
+    def __init__(self, workers: int | None, initializer: Callable[[], None], *,
+                 warm: Callable[[], None] | None = None) -> None:
         self._workers = workers
-        self._executor = self._new_executor()
+        self._initializer = initializer
+        self._warm = warm
+        self._executor = self._start()
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        return worker_pool(self._workers, _warm)
+    def _start(self) -> ProcessPoolExecutor:
+        executor = worker_pool(self._workers, self._initializer)
+        if self._warm is not None:
+            executor.submit(self._warm)
+        return executor
 
-    def submit(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0
-               ) -> Future[Action | None]:
-        return self._executor.submit(_work, view, Level(level).value, seed)
+    def submit_task(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        return self._executor.submit(fn, *args)
 
-    async def choose(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
-                     loop: _Loop) -> Action | None:
-        """The decision, made in a worker. A pool whose worker died (killed, out of
-        memory) refuses every task after: it is replaced once and the decision asked
-        again, so that one lost worker does not end the computer players' search."""
+    async def run(self, loop: _Loop, fn: Callable[..., Any], *args: Any, **kwargs: Any
+                  ) -> Any:
+        """``fn(*args, **kwargs)`` in a worker, awaited on ``loop``."""
+        task = functools.partial(fn, *args, **kwargs)
         executor = self._executor
         try:
-            result: Action | None = await loop.run_in_executor(
-                executor, _work, view, Level(level).value, seed)
+            return await loop.run_in_executor(executor, task)
         except BrokenProcessPool:
-            if self._executor is executor:  # (not replaced by another decision already)
+            if self._executor is executor:  # (not replaced by another task already)
+                log.warning("a worker process died: starting new ones")
                 executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = self._new_executor()
-            result = await loop.run_in_executor(
-                self._executor, _work, view, Level(level).value, seed)
-        return result
+                self._executor = self._start()
+            return await loop.run_in_executor(self._executor, task)
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes running now (for tests and diagnostics)."""
+        processes = self._executor._processes or {}  # DEP-WARN: the executor's own record
+        return [p.pid for p in processes.values() if p.pid is not None]
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+class AiPool(WorkerPool):
+    def __init__(self, workers: int | None = None) -> None:
+        super().__init__(workers, _warm)
+
+    def submit(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0
+               ) -> Future[Action | None]:
+        return self.submit_task(_work, view, Level(level).value, seed)
+
+    async def choose(self, view: SeatView, level: Level | str = Level.HARD, seed: int = 0, *,
+                     loop: _Loop) -> Action | None:
+        """The decision, made in a worker (asked again once in a new pool if the worker
+        died, so that one lost worker does not end the computer players' search)."""
+        result: Action | None = await self.run(loop, _work, view, Level(level).value, seed)
+        return result
 
     def __enter__(self) -> AiPool:
         return self

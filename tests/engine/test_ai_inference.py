@@ -27,7 +27,7 @@ from engine.ai.inference import (
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_play
 from engine.ai.table import Cards, PlayState
-from engine.cards import ALL_CARDS, Card, Rank, Suit, format_cards, parse_cards
+from engine.cards import Card, Rank, Suit, deck, format_cards, parse_cards
 from engine.game import Burying, Game, Playing
 from engine.rules import DeclarationStyle, ruleset
 from engine.shapes import holding_of
@@ -334,8 +334,7 @@ def test_guided_worlds_of_a_made_up_position_with_cards_nowhere(seed: int) -> No
     # out other cards, and the replay's boards must deal every world's (a puzzle's
     # position, as ``Game.from_position`` makes for tests and scenarios).
     rules = ruleset("classic")
-    pack = sorted(Counter(dict.fromkeys(ALL_CARDS, rules.decks)).elements(),
-                  key=lambda c: c.index)
+    pack = deck(rules.decks)
     random.Random(seed).shuffle(pack)
     hands = [pack[k * 5:(k + 1) * 5] for k in range(4)]
     game = Game.from_position(rules, level=Rank.TWO, trump=Suit.SPADES, dealer=0,
@@ -359,8 +358,7 @@ def test_hard_leads_the_first_trick_when_the_dealers_partner_buried(seed: int) -
     # kitty the partner buried; hard's inference read that burial with no play made yet
     # and failed (IndexError), and the bot's table stalled on that first lead.
     rules = ruleset("classic", kitty_taker="partner_if_dealer_declared")
-    pack = sorted(Counter(dict.fromkeys(ALL_CARDS, rules.decks)).elements(),
-                  key=lambda c: c.index)
+    pack = deck(rules.decks)
     random.Random(seed).shuffle(pack)
     hands = [pack[k * 25:(k + 1) * 25] for k in range(4)]
     game = Game.from_position(rules, level=Rank.TWO, trump=Suit.SPADES, dealer=0, taker=2,

@@ -77,6 +77,19 @@ def test_submit_gives_a_future() -> None:
         assert pool.submit(seat_view(game, 0), "easy", 0).result() is None  # nothing dealt
 
 
+def _wait_gone(pid: int) -> None:
+    """Until the process has ended (its parent is the fork server, not this process)."""
+    for _ in range(400):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"worker {pid} still runs")
+
+
 def test_a_worker_killed_is_replaced_and_the_decision_made() -> None:
     """Was: a worker process that died (SIGKILL, out of memory) broke the pool for good:
     every later search decision of every table raised BrokenProcessPool."""
@@ -90,9 +103,9 @@ def test_a_worker_killed_is_replaced_and_the_decision_made() -> None:
         loop = asyncio.get_running_loop()
         with AiPool(1) as pool:
             first = await pool.choose(view, "normal", 1, loop=loop)
-            for worker in list(pool._executor._processes.values()):  # type: ignore[union-attr]
-                os.kill(worker.pid, signal.SIGKILL)
-                worker.join()
+            for pid in pool.worker_pids():
+                os.kill(pid, signal.SIGKILL)
+                _wait_gone(pid)
             again = await pool.choose(view, "normal", 1, loop=loop)
         return first, again
 
@@ -102,5 +115,4 @@ def test_a_worker_killed_is_replaced_and_the_decision_made() -> None:
 
 def test_a_worker_does_not_inherit_a_lock_another_thread_holds() -> None:
     with held_by_another_thread(), AiPool(1) as pool:
-        # (the pool's own executor: its tasks are decisions, this one asks the lock)
-        assert pool._executor.submit(lock_is_free).result(timeout=60)
+        assert pool.submit_task(lock_is_free).result(timeout=60)
